@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+// Sightscreen backend: five services over Kafka and PostgreSQL that push live cricket to iOS Live Activities.
+import PackageDescription
+
+/// A C library found through pkg-config, installed by scripts/setup.
+func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Shared/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+/// A Swift library under Shared/.
+func shared(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Shared/\(name)")
+}
+
+/// An executable under Services/.
+func service(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Services/\(name)")
+}
+
+/// A test target under Tests/.
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, path: "Tests/\(name)")
+}
+
+let package = Package(
+    name: "Sightscreen",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "poller", targets: ["Poller"]),
+        .executable(name: "detector", targets: ["Detector"]),
+        .executable(name: "la-coordinator", targets: ["LACoordinator"]),
+        .executable(name: "apns-sender", targets: ["APNsSender"]),
+        .executable(name: "api", targets: ["API"]),
+        .executable(name: "sightscreen", targets: ["Sightscreen"]),
+    ],
+    targets: [
+        // C bridges (pkg-config).
+        systemLibrary("CRdKafka", pkgConfig: "rdkafka", apt: ["librdkafka-dev"]),
+        systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
+        systemLibrary("CNghttp2", pkgConfig: "libnghttp2", apt: ["libnghttp2-dev"]),
+        systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
+        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+
+        // Shared libraries, one concern each.
+        shared("Runtime"),
+        shared("HTTPServer", ["CMicroHTTPD", "Runtime"]),
+        shared("Kafka", ["CRdKafka", "Runtime"]),
+        shared("Postgres", ["CLibPQ", "Runtime"]),
+        shared("ServiceKit", ["Runtime", "HTTPServer"]),
+        shared("Contracts"),
+        shared("Schema", ["Postgres"]),
+        shared("Cricket"),
+
+        // The five services and the operator CLI.
+        service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
+        service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
+
+        // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
+        tests("RuntimeTests", ["Runtime"]),
+        tests("HTTPServerTests", ["HTTPServer", "Runtime"]),
+        tests("KafkaTests", ["Kafka", "Runtime"]),
+        tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
+        tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
+        tests("CricketTests", ["Cricket"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// Entry point; real wiring comes with the foundation issue.
