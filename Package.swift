@@ -66,5 +66,6 @@ let package = Package(
         tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
         tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket"]),
+        tests("ContractsTests", ["Contracts"]),
     ]
 )

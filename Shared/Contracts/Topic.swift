@@ -1,0 +1,19 @@
+/// The Kafka topics of the pipeline: the only place a topic name is written.
+///
+/// Partition counts and retention live in `deploy/topics.conf` (the one topic config);
+/// a test checks that every topic here is declared there.
+public enum Topic: String, Sendable, CaseIterable {
+    /// `FixtureSnapshot`, key matchId: poller → detector.
+    case fixtures = "sportmonks.fixtures"
+    /// `MatchBusEvent`, key matchId: detector → la-coordinator.
+    case matchEvents = "match.events"
+    /// `PushJob`, key "matchId:shard": poller, api, la-coordinator → apns-sender.
+    case pushJobs = "push.jobs"
+    /// `TokenInvalid`, key matchId: apns-sender → la-coordinator.
+    case tokenInvalid = "push.token-invalid"
+    /// Jobs that exhausted retries or expired, key jobId.
+    case dead = "push.dead"
+
+    /// The topic's name on the broker.
+    public var name: String { rawValue }
+}

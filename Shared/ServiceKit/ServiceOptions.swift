@@ -1,0 +1,30 @@
+import Runtime
+
+/// What every service reads from the environment before anything else.
+public struct ServiceOptions: Sendable {
+    /// Address of the operations server (`/health`, `/ready`, `/metrics`); loopback by default.
+    public var httpHost: String
+    /// Port of the operations server (`HTTP_PORT`); 0 picks a free port.
+    public var httpPort: UInt16
+    /// `LOG_LEVEL`: debug, info, warning or error.
+    public var logLevel: LogLevel
+    /// How long in-flight work may take to finish after SIGTERM (`SHUTDOWN_GRACE_MS`).
+    public var shutdownGrace: Duration
+
+    public init(httpHost: String = "127.0.0.1", httpPort: UInt16, logLevel: LogLevel = .info, shutdownGrace: Duration = .seconds(10)) {
+        self.httpHost = httpHost
+        self.httpPort = httpPort
+        self.logLevel = logLevel
+        self.shutdownGrace = shutdownGrace
+    }
+
+    /// Reads `HTTP_HOST`, `HTTP_PORT`, `LOG_LEVEL` and `SHUTDOWN_GRACE_MS`.
+    public init(_ environment: EnvironmentReader, defaultPort: UInt16) throws(ConfigurationError) {
+        self.init(
+            httpHost: environment.string("HTTP_HOST", default: "127.0.0.1"),
+            httpPort: try environment.port("HTTP_PORT", default: defaultPort, allowZero: true),
+            logLevel: try environment.logLevel("LOG_LEVEL", default: .info),
+            shutdownGrace: try environment.milliseconds("SHUTDOWN_GRACE_MS", default: .seconds(10), in: 0...600_000)
+        )
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import Contracts
+
+@Suite struct TopicPlanTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func everyTopicIsDeclaredInTheOneTopicConfig() throws {
+        let text = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("deploy/topics.conf"), encoding: .utf8)
+        let plan = try TopicPlan.parse(text)
+        #expect(Set(plan.map(\.name)) == Set(Topic.allCases.map(\.name)))
+        #expect(plan.allSatisfy { $0.partitions >= 1 })
+    }
+
+    @Test func parsesPartitionsAndConfigs() throws {
+        let plan = try TopicPlan.parse("# comment\n\npush.jobs 24 retention.ms=1000 cleanup.policy=delete # tail\n")
+        #expect(plan == [TopicPlanEntry(name: "push.jobs", partitions: 24, config: ["retention.ms": "1000", "cleanup.policy": "delete"])])
+    }
+
+    @Test func badLinesNameTheLine() {
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 1\nb zero\n") }
+        do { _ = try TopicPlan.parse("a 1\nb zero\n") } catch { #expect(error.line == 2) }
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 1 retention\n") }
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 1\na 2\n") }
+    }
+}
