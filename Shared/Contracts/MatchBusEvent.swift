@@ -1,0 +1,88 @@
+/// What the detector says about a match after a snapshot: the display state now, and whether
+/// something happened that deserves an alert. Topic `match.events`, key matchId.
+public struct MatchBusEvent: VersionedMessage, Equatable {
+    public static let currentSchema = 1
+    public static let topic = Topic.matchEvents
+
+    public var schema: Int
+    /// Deterministic id (same snapshot → same id), e.g. "71344:57".
+    public var eventId: String
+    public var matchId: String
+    /// Per-match sequence, strictly increasing with each emitted event.
+    public var seq: Int64
+    /// Unix epoch milliseconds.
+    public var emittedAt: Int64
+    public var displayState: UnifiedDisplayState
+    /// Set when something alert-worthy (priority 10) or notable (priority 5) happened.
+    public var keyEvent: KeyEvent?
+    public var phase: MatchPhase
+
+    public init(eventId: String, matchId: String, seq: Int64, emittedAt: Int64, displayState: UnifiedDisplayState, keyEvent: KeyEvent?, phase: MatchPhase) {
+        self.schema = Self.currentSchema
+        self.eventId = eventId
+        self.matchId = matchId
+        self.seq = seq
+        self.emittedAt = emittedAt
+        self.displayState = displayState
+        self.keyEvent = keyEvent
+        self.phase = phase
+    }
+
+    /// True when this event ends the match's Live Activities (event "end" with a dismissal-date).
+    public var endsMatch: Bool { phase == .ended }
+}
+
+/// Something that happened in a match.
+public struct KeyEvent: Codable, Sendable, Equatable {
+    public var kind: KeyEventKind
+    /// 10: alert-worthy, delivered immediately with an alert; 5: silent.
+    public var priority: Int
+    /// Shown when priority is 10.
+    public var alert: Alert?
+
+    public init(kind: KeyEventKind, priority: Int, alert: Alert?) {
+        self.kind = kind
+        self.priority = priority
+        self.alert = alert
+    }
+}
+
+/// An alert's text, e.g. {"title": "Wicket!", "body": "Rohit Sharma c Kohli b Bumrah 45 (32)"}.
+public struct Alert: Codable, Sendable, Equatable {
+    public var title: String
+    public var body: String
+
+    public init(title: String, body: String) {
+        self.title = title
+        self.body = body
+    }
+}
+
+/// The kinds of key event the detector emits.
+public enum KeyEventKind: String, Codable, Sendable, CaseIterable {
+    case matchStart
+    case runs
+    case four
+    case six
+    case wicket
+    case fifty
+    case hundred
+    case fiveFor
+    case hatTrick
+    case inningsEnd
+    case targetSet
+    case superOver
+    case interruption
+    case resumed
+    case result
+    case matchEnd
+}
+
+/// The phase of a match as the Live Activity shows it (`matchDisplayState`).
+public enum MatchPhase: String, Codable, Sendable, CaseIterable {
+    case upcoming
+    case live
+    case inningsBreak
+    case interrupted
+    case ended
+}
