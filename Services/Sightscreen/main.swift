@@ -1,1 +1,17 @@
-// Entry point; real wiring comes with the foundation issue.
+import Foundation
+import Runtime
+
+// sightscreen: the operator CLI. `sightscreen help` lists the commands.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = EnvironmentReader()
+let console = Console()
+do {
+    try await CommandLineTool(console: console, environment: environment).run(arguments)
+    exit(0)
+} catch let error as UsageError {
+    console.error("sightscreen: \(error.message)\n\n\(CommandLineTool.usage)")
+    exit(2)
+} catch {
+    console.error("sightscreen: \(error)")
+    exit(1)
+}

@@ -1,0 +1,118 @@
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Schema
+
+/// Dispatches `sightscreen <command> ...`.
+struct CommandLineTool {
+    static let usage = """
+        usage: sightscreen <command>
+          topics create [--config FILE]   create the topics of deploy/topics.conf (idempotent)
+          topics list                     topics on the broker with their partition counts
+          migrate                         apply the numbered SQL migrations not yet applied
+          lag [--group G ...]             committed offset, end offset and lag per group, topic, partition
+          version                         versions of the loaded C libraries
+        environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG (see README.md)
+        """
+
+    /// The consumer groups of the five services, shown by `lag` when no group is given.
+    static let serviceGroups: [(group: String, topics: [Topic])] = [
+        ("detector", [.fixtures]),
+        ("la-coordinator", [.matchEvents, .tokenInvalid]),
+        ("apns-sender", [.pushJobs]),
+    ]
+
+    let console: Console
+    let environment: EnvironmentReader
+
+    func run(_ arguments: [String]) async throws {
+        switch arguments.first {
+        case "topics":
+            switch arguments.dropFirst().first {
+            case "create": try await createTopics(arguments.dropFirst(2))
+            case "list": try await listTopics()
+            default: throw UsageError(message: "topics needs `create` or `list`")
+            }
+        case "migrate": try await migrate()
+        case "lag": try await lag(arguments.dropFirst())
+        case "version": version()
+        case "help", "--help", "-h", nil: console.line(Self.usage)
+        case let other?: throw UsageError(message: "unknown command \(other)")
+        }
+    }
+
+    private var brokers: String { environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092") }
+    private var logger: Logger { Logger(label: "sightscreen", minimumLevel: .warning) }
+
+    private func admin() throws -> KafkaAdmin {
+        try KafkaLibrary.requireMinimumVersion()
+        return try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers), logger: logger)
+    }
+
+    private func topicsConfigPath(_ options: ArraySlice<String>) throws -> String {
+        if let index = options.firstIndex(of: "--config") {
+            guard options.index(after: index) < options.endIndex else { throw UsageError(message: "--config needs a file") }
+            return options[options.index(after: index)]
+        }
+        if let path = environment.raw("TOPICS_CONFIG") { return path }
+        if let root = environment.raw("SIGHTSCREEN_ROOT") { return root + "/deploy/topics.conf" }
+        return "deploy/topics.conf"
+    }
+
+    private func createTopics(_ options: ArraySlice<String>) async throws {
+        let path = try topicsConfigPath(options)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError(message: "cannot read the topic config \(path) (set TOPICS_CONFIG or --config)")
+        }
+        let plan = try TopicPlan.parse(text)
+        let specs = plan.map { KafkaTopicSpec(name: $0.name, partitions: Int32($0.partitions), config: $0.config) }
+        let admin = try admin()
+        try await admin.createTopics(specs)
+        for entry in plan {
+            let partitions = try await admin.describeTopic(entry.name)?.partitionCount ?? 0
+            console.line("topic \(entry.name): \(partitions) partitions")
+        }
+    }
+
+    private func listTopics() async throws {
+        let topics = try await admin().listTopics().sorted { $0.name < $1.name }
+        console.table(["TOPIC", "PARTITIONS"], topics.map { [$0.name, String($0.partitionCount)] })
+    }
+
+    private func migrate() async throws {
+        let configuration = try PostgresConfiguration.fromEnvironment(environment)
+        let client = PostgresClient(configuration: configuration, logger: logger)
+        let applied = try await PostgresMigrator(client, logger: logger).apply(SightscreenMigrations.all)
+        let all = try await PostgresMigrator(client, logger: logger).appliedVersions()
+        await client.shutdown()
+        console.line(applied.isEmpty
+            ? "migrations: up to date (versions \(all.map(String.init).joined(separator: ", ")))"
+            : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
+    }
+
+    private func lag(_ options: ArraySlice<String>) async throws {
+        var groups: [(String, [String])] = []
+        var iterator = options.makeIterator()
+        while let option = iterator.next() {
+            guard option == "--group", let group = iterator.next() else { throw UsageError(message: "lag takes --group NAME") }
+            groups.append((group, []))
+        }
+        let admin = try admin()
+        let known = Dictionary(uniqueKeysWithValues: Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) })
+        if groups.isEmpty { groups = Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) } }
+        var rows: [[String]] = []
+        for (group, explicitTopics) in groups {
+            let topics = explicitTopics.isEmpty ? (known[group] ?? Topic.allCases.map(\.name)) : explicitTopics
+            for entry in try await admin.lag(group: group, topics: topics).sorted(by: { ($0.topic, $0.partition) < ($1.topic, $1.partition) }) {
+                rows.append([group, entry.topic, String(entry.partition), entry.committed.map(String.init) ?? "-", String(entry.endOffset), String(entry.lag)])
+            }
+        }
+        console.table(["GROUP", "TOPIC", "PARTITION", "COMMITTED", "END", "LAG"], rows)
+    }
+
+    private func version() {
+        console.line("librdkafka \(KafkaLibrary.version)")
+    }
+}

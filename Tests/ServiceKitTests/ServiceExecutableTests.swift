@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// Starts the real service executables (built next to the test bundle by `swift build --build-tests`).
+@Suite struct ServiceExecutableTests {
+    static let services = ["poller", "detector", "la-coordinator", "apns-sender", "api"]
+
+    static func executable(_ name: String) throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = directory
+        // The test bundle is <bin>/SightscreenPackageTests.xctest; executables are in <bin>.
+        while candidate.path != "/" {
+            let url = candidate.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        throw ExecutableMissing(name: name, searchedFrom: directory.path)
+    }
+
+    struct ExecutableMissing: Error, CustomStringConvertible {
+        let name: String
+        let searchedFrom: String
+        var description: String { "\(name) is not built next to \(searchedFrom): run `swift build --build-tests` (scripts/test does)" }
+    }
+
+    struct Finished {
+        let status: Int32
+        let stderr: String
+    }
+
+    static func run(_ name: String, environment: [String: String], signalAfter: Duration? = nil, timeout: Duration = .seconds(20)) async throws -> Finished {
+        let process = Process()
+        process.executableURL = try executable(name)
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if let signalAfter {
+            try await Task.sleep(for: signalAfter)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("\(name) did not stop within \(timeout)")
+        }
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Finished(status: process.terminationStatus, stderr: text)
+    }
+
+    @Test(arguments: services)
+    func badConfigurationFailsStartNamingTheVariable(service: String) async throws {
+        let finished = try await Self.run(service, environment: ["HTTP_PORT": "not-a-port"])
+        #expect(finished.status == 78)
+        #expect(finished.stderr.contains("HTTP_PORT"))
+        #expect(finished.stderr.contains("not-a-port"))
+        let badBrokers = try await Self.run(service, environment: ["HTTP_PORT": "0", "KAFKA_BROKERS": "nohostport"])
+        #expect(badBrokers.status == 78)
+        #expect(badBrokers.stderr.contains("KAFKA_BROKERS"))
+    }
+
+    @Test(arguments: services)
+    func startsServesHealthMetricsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
+        let port = try FreePort.pick()
+        let process = Process()
+        process.executableURL = try Self.executable(service)
+        var env = ProcessInfo.processInfo.environment
+        env["HTTP_PORT"] = String(port)
+        env["SHUTDOWN_GRACE_MS"] = "2000"
+        process.environment = env
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(15))
+        #expect(health.status == 200)
+        #expect(health.body.contains(#""service":"\#(service)""#))
+        let ready = try await LocalHTTP.get(port: port, path: "/ready")
+        #expect(ready.status == 200)
+        let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("# TYPE http_requests_total counter"))
+
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "\(service) ignored SIGTERM")
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "stderr: \(stderr)")
+        #expect(stderr.contains(#""event":"started""#))
+        #expect(stderr.contains(#""event":"stopped""#))
+    }
+
+    @Test func anOldLibrdkafkaIsRefusedWithAFix() async throws {
+        // Debian's librdkafka 2.0.2 is what the system path has; leaving out .local/lib loads it.
+        let systemOnly = (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "")
+            .split(separator: ":").filter { !$0.hasSuffix(".local/lib") }.joined(separator: ":")
+        let finished = try await Self.run("poller", environment: ["HTTP_PORT": "0", "LD_LIBRARY_PATH": systemOnly])
+        #expect(finished.status == 1)
+        #expect(finished.stderr.contains("scripts/setup"))
+    }
+}
