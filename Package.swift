@@ -50,6 +50,7 @@ let package = Package(
         shared("Contracts"),
         shared("Schema", ["Postgres"]),
         shared("Cricket"),
+        shared("CricsheetReplay", ["Cricket"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -66,5 +67,6 @@ let package = Package(
         tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
         tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket"]),
+        tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket"]),
     ]
 )
