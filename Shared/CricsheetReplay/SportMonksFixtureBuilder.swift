@@ -27,10 +27,14 @@ public struct SportMonksFixtureBuilder: Sendable {
     let players: [String: SportMonksPlayer]
     let times: Timestamps
     let leagueId: Int, seasonId: Int, stageId: Int, venueId: Int
+    /// Final total of every played innings, by index into `match.innings` (for targets).
+    let finalTotals: [Int: Int]
 
     public init(match: CricsheetMatch, options: Options = Options()) {
         self.match = match
         self.options = options
+        finalTotals = Dictionary(MatchReplay(match: match).innings.map { ($0.matchInningsIndex, $0.runs) },
+                                 uniquingKeysWith: { first, _ in first })
         let info = match.info
         times = Timestamps(firstDay: info.dates.first, startHourUTC: options.startHourUTC,
                            secondsPerDelivery: options.secondsPerDelivery)
@@ -193,8 +197,7 @@ public struct SportMonksFixtureBuilder: Sendable {
     func target(forInnings index: Int, replay: MatchReplay) -> (runs: Int, revisedOvers: Double?)? {
         let innings = match.innings
         let inning = innings[index]
-        let full = MatchReplay(match: match)
-        func total(_ i: Int) -> Int { full.innings.first { $0.matchInningsIndex == i }?.runs ?? 0 }
+        func total(_ i: Int) -> Int { finalTotals[i] ?? 0 }
         if inning.superOver {
             guard index > 0, innings[index - 1].superOver, innings[index - 1].team != inning.team,
                   (innings[..<index].filter { $0.superOver }.count % 2) == 1 else { return nil }
@@ -289,7 +292,7 @@ public struct SportMonksFixtureBuilder: Sendable {
     }
 
     static func splitName(_ name: String) -> (String?, String?) {
-        guard let space = name.firstIndex(of: " ") else { return (nil, name) }
+        guard let space = name.firstIndex(of: " ") else { return ("", name) }
         return (String(name[..<space]), String(name[name.index(after: space)...]))
     }
 }
