@@ -49,7 +49,8 @@ let package = Package(
         shared("ServiceKit", ["Runtime", "HTTPServer"]),
         shared("Contracts"),
         shared("Schema", ["Postgres"]),
-        shared("Cricket"),
+        shared("Cricket", ["Contracts"]),
+        shared("CricsheetReplay", ["Cricket", "Contracts"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -65,7 +66,8 @@ let package = Package(
         tests("KafkaTests", ["Kafka", "Runtime"]),
         tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
         tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
-        tests("CricketTests", ["Cricket"]),
+        tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
+        tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
     ]
 )

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func fixtureSnapshotKeepsTheFixtureJSON() throws {
-        let fixture = JSONValue.object(["id": .number(71344), "status": .string("2nd Innings"), "note": .null, "runs": .array([.object(["score": .number(187)])])])
+        let fixture = JSONValue.object(["id": .int(71344), "status": .string("2nd Innings"), "note": .null, "runs": .array([.object(["score": .int(187)])])])
         let snapshot = FixtureSnapshot(matchId: "71344", polledAt: 1, fixture: fixture)
         let decoded = try MessageCodec.decode(FixtureSnapshot.self, from: try MessageCodec.encode(snapshot))
         #expect(decoded == snapshot)
