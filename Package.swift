@@ -50,6 +50,7 @@ let package = Package(
         shared("Contracts"),
         shared("Schema", ["Postgres"]),
         shared("Cricket"),
+        shared("ClientCore", ["Contracts"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -67,5 +68,6 @@ let package = Package(
         tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket"]),
         tests("ContractsTests", ["Contracts"]),
+        tests("ClientCoreTests", ["ClientCore", "Contracts"]),
     ]
 )
