@@ -67,4 +67,8 @@ public struct ActivityPushDecodeError: Error, Sendable, Equatable {
     public var reason: String
     /// The first 120 bytes of the body.
     public var excerpt: String
+    public init(reason: String, excerpt: String) {
+        self.reason = reason
+        self.excerpt = excerpt
+    }
 }

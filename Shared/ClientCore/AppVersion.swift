@@ -40,4 +40,5 @@ public struct AppVersion: Sendable, Comparable, CustomStringConvertible {
 /// Text that is not a dotted numeric version.
 public struct AppVersionError: Error, Sendable, Equatable {
     public var text: String
+    public init(text: String) { self.text = text }
 }

@@ -37,4 +37,11 @@ public struct TrackedActivity: Sendable, Equatable {
     public var origin: ActivityOrigin
     /// Timestamp of the last applied content.
     public var lastAppliedTimestamp: Int64
+
+    public init(matchId: String, activityId: String, origin: ActivityOrigin, lastAppliedTimestamp: Int64) {
+        self.matchId = matchId
+        self.activityId = activityId
+        self.origin = origin
+        self.lastAppliedTimestamp = lastAppliedTimestamp
+    }
 }
