@@ -51,6 +51,7 @@ let package = Package(
         shared("Schema", ["Postgres"]),
         shared("Cricket", ["Contracts"]),
         shared("CricsheetReplay", ["Cricket", "Contracts"]),
+        shared("ClientCore", ["Contracts"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -69,5 +70,6 @@ let package = Package(
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
+        tests("ClientCoreTests", ["ClientCore", "Contracts"]),
     ]
 )
