@@ -19,11 +19,14 @@ public struct KafkaOutgoingMessage: Sendable, Hashable {
     /// Value bytes; nil for a null value (tombstone).
     public var value: [UInt8]?
     public var headers: [KafkaHeader]
+    /// An explicit partition; nil lets the partitioner choose from the key.
+    public var partition: Int32?
 
-    public init(topic: String, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = []) {
+    public init(topic: String, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = [], partition: Int32? = nil) {
         self.topic = topic
         self.key = key
         self.value = value
         self.headers = headers
+        self.partition = partition
     }
 }

@@ -7,6 +7,11 @@ public struct KafkaLibraryVersion: Sendable, Equatable, CustomStringConvertible 
     /// librdkafka's hex form `0xMMmmrrxx`, e.g. `0x020601ff`.
     public let number: Int
 
+    public init(string: String, number: Int) {
+        self.string = string
+        self.number = number
+    }
+
     public var description: String { string }
 }
 

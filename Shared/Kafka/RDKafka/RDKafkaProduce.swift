@@ -20,6 +20,12 @@ extension RDKafkaClient {
                     argument.vtype = RD_KAFKA_VTYPE_MSGFLAGS
                     argument.u.i = RD_KAFKA_MSG_F_COPY
                     arguments.append(argument)
+                    if let partition = message.partition {
+                        argument = rd_kafka_vu_t()
+                        argument.vtype = RD_KAFKA_VTYPE_PARTITION
+                        argument.u.i32 = partition
+                        arguments.append(argument)
+                    }
                     if let key {
                         argument = rd_kafka_vu_t()
                         argument.vtype = RD_KAFKA_VTYPE_KEY
