@@ -27,7 +27,7 @@ public final class KafkaConsumer: Sendable {
                 onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        state = RDKafkaConsumerState(logger: logger, onRebalance: onRebalance)
+        state = RDKafkaConsumerState(logger: logger, groupId: configuration.groupId, onRebalance: onRebalance)
         let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), consumer: state)
         client = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
         pollQueue = DispatchQueue(label: "kafka.consumer.poll.\(configuration.groupId)")

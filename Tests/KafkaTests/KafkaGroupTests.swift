@@ -36,14 +36,19 @@ struct KafkaGroupTests {
         }
     }
 
-    @Test func twoMembersSplitThePartitionsAndConsumeEachMessageOnce() async throws {
+    /// Runs with the eager (`range`) and the cooperative (`cooperative-sticky`) rebalance protocol.
+    @Test(arguments: ["range", "cooperative-sticky"])
+    func twoMembersSplitThePartitionsAndConsumeEachMessageOnce(strategy: String) async throws {
         let admin = try await KafkaTestSupport.requireBroker()
         let topic = try await KafkaTestSupport.makeTopic(admin, prefix: "split", partitions: 4)
         let group = KafkaTestSupport.unique("split")
         let events = Mutex<[String: [KafkaRebalanceEvent]]>([:])
         func member(_ name: String) throws -> KafkaConsumer {
-            try KafkaConsumer(configuration: KafkaTestSupport.consumerConfiguration(group: group, topics: [topic]),
-                              logger: KafkaTestSupport.logger) { event in events.withLock { $0[name, default: []].append(event) } }
+            var configuration = KafkaTestSupport.consumerConfiguration(group: group, topics: [topic])
+            configuration.additional["partition.assignment.strategy"] = strategy
+            return try KafkaConsumer(configuration: configuration, logger: KafkaTestSupport.logger) { event in
+                events.withLock { $0[name, default: []].append(event) }
+            }
         }
         let a = try member("a")
         let b = try member("b")

@@ -12,8 +12,9 @@ struct KafkaTestFailure: Error, CustomStringConvertible {
 enum KafkaTestSupport {
     static let brokers = ProcessInfo.processInfo.environment["KAFKA_BROKERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:19092"
 
-    /// A logger that only prints warnings and errors (librdkafka is chatty at info).
-    static let logger = Logger(label: "kafka-tests", minimumLevel: .warning)
+    /// Warnings and errors only (librdkafka is chatty at info); KAFKA_TEST_LOG_LEVEL=info shows more.
+    static let logger = Logger(label: "kafka-tests",
+                               minimumLevel: ProcessInfo.processInfo.environment["KAFKA_TEST_LOG_LEVEL"].flatMap(LogLevel.init(name:)) ?? .warning)
 
     /// A name no other test (or earlier run) uses.
     static func unique(_ prefix: String) -> String {

@@ -61,6 +61,7 @@ func rdkafkaRebalanceCallback(
     let list = partitions.map { RDKafkaPartitionList.topicPartitions($0) } ?? []
     let protocolName = rd_kafka_rebalance_protocol(rk).map { String(cString: $0) } ?? "NONE"
     let cooperative = protocolName == "COOPERATIVE"
+    let client = String(cString: rd_kafka_name(rk))
     var failure: KafkaError?
     switch code {
     case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
@@ -72,7 +73,7 @@ func rdkafkaRebalanceCallback(
             let result = rd_kafka_assign(rk, partitions)
             if result != RD_KAFKA_RESP_ERR_NO_ERROR { failure = KafkaError(result, operation: "assign") }
         }
-        state.applied(.assigned(list), cooperative: cooperative, protocolName: protocolName)
+        state.applied(.assigned(list), cooperative: cooperative, protocolName: protocolName, client: client)
     case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
         let lost = rd_kafka_assignment_lost(rk) != 0
         if cooperative {
@@ -83,10 +84,10 @@ func rdkafkaRebalanceCallback(
             let result = rd_kafka_assign(rk, nil)
             if result != RD_KAFKA_RESP_ERR_NO_ERROR { failure = KafkaError(result, operation: "unassign") }
         }
-        state.applied(.revoked(list, lost: lost), cooperative: cooperative, protocolName: protocolName)
+        state.applied(.revoked(list, lost: lost), cooperative: cooperative, protocolName: protocolName, client: client)
     default:
         _ = rd_kafka_assign(rk, nil)
-        state.applied(.failed(KafkaError(code, operation: "rebalance")), cooperative: cooperative, protocolName: protocolName)
+        state.applied(.failed(KafkaError(code, operation: "rebalance")), cooperative: cooperative, protocolName: protocolName, client: client)
     }
     if let failure {
         context.logger.error("applying the rebalance failed", ["error": failure.description])

@@ -11,10 +11,12 @@ final class RDKafkaConsumerState: Sendable {
 
     private let state = Mutex(State())
     private let logger: Logger
+    private let groupId: String
     private let onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?
 
-    init(logger: Logger, onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?) {
+    init(logger: Logger, groupId: String, onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?) {
         self.logger = logger
+        self.groupId = groupId
         self.onRebalance = onRebalance
     }
 
@@ -40,7 +42,7 @@ final class RDKafkaConsumerState: Sendable {
     }
 
     /// Records an applied rebalance, logs it and tells the user's hook.
-    func applied(_ event: KafkaRebalanceEvent, cooperative: Bool, protocolName: String) {
+    func applied(_ event: KafkaRebalanceEvent, cooperative: Bool, protocolName: String, client: String) {
         let names: ([KafkaTopicPartition]) -> String = { $0.map(\.description).joined(separator: ",") }
         let total = state.withLock { state -> Int in
             switch event {
@@ -54,14 +56,15 @@ final class RDKafkaConsumerState: Sendable {
             }
             return state.assignment.count
         }
+        let labels = ["group": groupId, "client": client, "protocol": protocolName, "total": String(total)]
         switch event {
         case .assigned(let partitions):
-            logger.info("partitions assigned", ["partitions": names(partitions), "protocol": protocolName, "total": String(total)])
+            logger.info("partitions assigned", labels.merging(["partitions": names(partitions)]) { $1 })
         case .revoked(let partitions, let lost):
-            logger.info(lost ? "partitions lost" : "partitions revoked",
-                        ["partitions": names(partitions), "protocol": protocolName, "total": String(total)])
+            logger.log(lost ? .warning : .info, lost ? "partitions lost" : "partitions revoked",
+                       labels.merging(["partitions": names(partitions)]) { $1 })
         case .failed(let error):
-            logger.error("rebalance failed", ["error": error.description])
+            logger.error("rebalance failed", labels.merging(["error": error.description]) { $1 })
         }
         onRebalance?(event)
     }
