@@ -19,7 +19,7 @@ struct KafkaGroupTests {
         try await first.close()
 
         let second = try KafkaConsumer(configuration: KafkaTestSupport.consumerConfiguration(group: group, topics: [topic]), logger: KafkaTestSupport.logger)
-        let after = try await KafkaTestSupport.consume(second, count: 18, commit: true)
+        let after = try await KafkaTestSupport.consumeSequence(second, count: 18)
         let extra = try await KafkaTestSupport.drain(second, for: .seconds(1))
         try await second.close()
 

@@ -23,6 +23,11 @@ struct KafkaRoundTripTests {
                                          logger: log.logger)
         let messages = try await KafkaTestSupport.consume(consumer, count: 3, commit: true)
         try await consumer.close()
+        try await consumer.close()
+        await #expect(throws: KafkaError.self) { _ = try await consumer.poll() }
+        var afterClose = consumer.messages().makeAsyncIterator()
+        #expect(try await afterClose.next() == nil)
+        #expect(consumer.assignment.isEmpty)
 
         #expect(messages.map(\.offset) == [0, 1, 2])
         #expect(messages[0].keyString == "match-1")

@@ -78,6 +78,31 @@ enum KafkaTestSupport {
         return messages
     }
 
+    /// Like ``consume(_:count:commit:timeout:)`` but through the consumer's `AsyncSequence`,
+    /// cancelled after `timeout`.
+    static func consumeSequence(_ consumer: KafkaConsumer, count: Int, timeout: Duration = .seconds(20)) async throws -> [KafkaMessage] {
+        try await withThrowingTaskGroup(of: [KafkaMessage]?.self) { group in
+            group.addTask {
+                var messages: [KafkaMessage] = []
+                for try await message in consumer.messages(pollTimeout: .milliseconds(200)) {
+                    messages.append(message)
+                    try await consumer.commit(message)
+                    if messages.count == count { break }
+                }
+                return messages
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let messages = try await group.next()!, messages.count == count else {
+                throw KafkaTestFailure(description: "the message sequence did not yield \(count) messages within \(timeout)")
+            }
+            return messages
+        }
+    }
+
     /// Polls for `duration` and returns whatever arrives (to prove nothing more comes).
     static func drain(_ consumer: KafkaConsumer, for duration: Duration) async throws -> [KafkaMessage] {
         let deadline = ContinuousClock.now + duration
