@@ -1,0 +1,93 @@
+import Dispatch
+import Runtime
+
+/// A consumer-group member with manual, synchronous commits.
+///
+/// Receive with ``poll(timeout:)`` or iterate ``messages(pollTimeout:)``; after a message's work is
+/// done, ``commit(_:)`` it. The blocking `rd_kafka_consumer_poll` and `rd_kafka_consumer_close` run on
+/// this consumer's own serial queue, commits on a second one, never on Swift's cooperative pool.
+/// Call ``close()`` to leave the group cleanly; dropping the consumer without it closes it in deinit
+/// (blocking that thread).
+public final class KafkaConsumer: Sendable {
+    /// Each queued block captures the client, so it outlives every blocking call in flight.
+    private let client: RDKafkaClient
+    private let state: RDKafkaConsumerState
+    private let pollQueue: DispatchQueue
+    private let commitQueue: DispatchQueue
+    private let logger: Logger
+    /// The configuration this consumer was created with.
+    public let configuration: KafkaConsumerConfiguration
+
+    /// Creates the consumer and subscribes to `configuration.topics`.
+    ///
+    /// - Parameter onRebalance: called with every assignment change, on the poll queue, while
+    ///   `poll` or `close` runs. It must return quickly and must not call back into this consumer.
+    /// - Throws: ``KafkaConfigurationError`` for a rejected property, ``KafkaError`` if creation or subscribe fails.
+    public init(configuration: KafkaConsumerConfiguration, logger: Logger,
+                onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)? = nil) throws {
+        self.configuration = configuration
+        self.logger = logger
+        state = RDKafkaConsumerState(logger: logger, groupId: configuration.groupId, onRebalance: onRebalance)
+        let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), consumer: state)
+        client = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
+        pollQueue = DispatchQueue(label: "kafka.consumer.poll.\(configuration.groupId)")
+        commitQueue = DispatchQueue(label: "kafka.consumer.commit.\(configuration.groupId)")
+        try client.subscribe(configuration.topics)
+        logger.info("kafka consumer subscribed", [
+            "client": client.name, "group": configuration.groupId, "topics": configuration.topics.joined(separator: ","),
+        ])
+    }
+
+    /// Waits up to `timeout` for the next message; nil when none arrived.
+    ///
+    /// Rebalances and statistics are served during this call, so keep calling it (at least every
+    /// `max.poll.interval.ms`). Non-fatal consumer errors are logged and yield nil.
+    /// - Throws: ``KafkaError`` when the consumer is closed or hit a fatal error.
+    public func poll(timeout: Duration = .milliseconds(250)) async throws -> KafkaMessage? {
+        let milliseconds = timeout.timeoutMilliseconds
+        return try await Blocking.run(on: pollQueue) { [client, state, logger] () throws -> KafkaMessage? in
+            guard !state.isClosed else { throw KafkaError.closed("poll") }
+            return try client.consumerPoll(timeoutMs: milliseconds, logger: logger)
+        }
+    }
+
+    /// Messages as an `AsyncSequence` that polls with `pollTimeout` until the consumer is closed
+    /// or the iterating task is cancelled.
+    public func messages(pollTimeout: Duration = .milliseconds(250)) -> KafkaMessageSequence {
+        KafkaMessageSequence(consumer: self, pollTimeout: pollTimeout)
+    }
+
+    /// Synchronously commits `message.offset + 1` for the message's partition (call after processing).
+    public func commit(_ message: KafkaMessage) async throws {
+        try await commit([message.topicPartition: message.offset + 1])
+    }
+
+    /// Synchronously commits the given next-offsets (the offset of the next message to read, per partition).
+    public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) async throws {
+        guard !nextOffsets.isEmpty else { return }
+        try await Blocking.run(on: commitQueue) { [client, state] in
+            guard !state.isClosed else { throw KafkaError.closed("commit") }
+            try client.commit(nextOffsets)
+        }
+    }
+
+    /// The partitions currently assigned to this member, sorted.
+    public var assignment: [KafkaTopicPartition] { state.assignment }
+
+    /// Per-partition lag of the current assignment from the latest librdkafka statistics
+    /// (empty unless `statisticsInterval` is set and a report arrived). Uses the fetch high
+    /// watermark, which is right on Tansu.
+    public var partitionLag: [KafkaPartitionLag] { state.partitionLag }
+
+    /// True once ``close()`` has begun.
+    public var isClosed: Bool { state.isClosed }
+
+    /// Leaves the group cleanly (revokes the assignment, reported through `onRebalance`). Idempotent.
+    public func close() async throws {
+        try await Blocking.run(on: pollQueue) { [client, state] in
+            guard state.markClosed() else { return }
+            try client.closeConsumer()
+        }
+        logger.info("kafka consumer closed", ["client": client.name, "group": configuration.groupId])
+    }
+}

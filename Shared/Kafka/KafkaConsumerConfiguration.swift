@@ -1,0 +1,60 @@
+/// Where a consumer group starts on a partition that has no committed offset.
+public enum KafkaOffsetReset: String, Sendable {
+    /// The oldest retained message.
+    case earliest
+    /// Only messages produced after the assignment.
+    case latest
+}
+
+/// Settings for a ``KafkaConsumer`` in a consumer group.
+///
+/// Offsets are never committed or stored automatically (`enable.auto.commit=false`,
+/// `enable.auto.offset.store=false`): call ``KafkaConsumer/commit(_:)`` after a message's work is done.
+public struct KafkaConsumerConfiguration: Sendable {
+    /// Comma-separated `host:port` list, e.g. `127.0.0.1:19092`.
+    public var bootstrapServers: String
+    /// Client id shown in broker logs and metrics.
+    public var clientId: String
+    /// Consumer group id; members with the same id split the partitions.
+    public var groupId: String
+    /// Topics to subscribe to.
+    public var topics: [String]
+    /// `session.timeout.ms`. A group join on Tansu takes about half of it; dev and tests use 6 s.
+    public var sessionTimeout: Duration = .seconds(45)
+    /// `heartbeat.interval.ms`; dev and tests use 500 ms.
+    public var heartbeatInterval: Duration = .seconds(3)
+    /// Start position where the group has no committed offset.
+    public var autoOffsetReset: KafkaOffsetReset = .earliest
+    /// When set, librdkafka emits statistics at this interval and the consumer exposes
+    /// per-partition lag from them (``KafkaConsumer/partitionLag``).
+    public var statisticsInterval: Duration?
+    /// Raw librdkafka properties applied last; they override everything above.
+    public var additional: [String: String] = [:]
+
+    public init(bootstrapServers: String, clientId: String, groupId: String, topics: [String]) {
+        self.bootstrapServers = bootstrapServers
+        self.clientId = clientId
+        self.groupId = groupId
+        self.topics = topics
+    }
+
+    /// The librdkafka properties this configuration stands for.
+    var librdkafkaProperties: [String: String] {
+        var properties = [
+            "bootstrap.servers": bootstrapServers,
+            "client.id": clientId,
+            "group.id": groupId,
+            "session.timeout.ms": String(sessionTimeout.wholeMilliseconds),
+            "heartbeat.interval.ms": String(heartbeatInterval.wholeMilliseconds),
+            "auto.offset.reset": autoOffsetReset.rawValue,
+            "enable.auto.commit": "false",
+            "enable.auto.offset.store": "false",
+            "enable.partition.eof": "false",
+        ]
+        if let statisticsInterval {
+            properties["statistics.interval.ms"] = String(statisticsInterval.wholeMilliseconds)
+        }
+        properties.merge(additional) { _, new in new }
+        return properties
+    }
+}

@@ -1,0 +1,16 @@
+/// One partition of one topic.
+public struct KafkaTopicPartition: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let topic: String
+    public let partition: Int32
+
+    public init(topic: String, partition: Int32) {
+        self.topic = topic
+        self.partition = partition
+    }
+
+    public var description: String { "\(topic)[\(partition)]" }
+
+    public static func < (lhs: KafkaTopicPartition, rhs: KafkaTopicPartition) -> Bool {
+        (lhs.topic, lhs.partition) < (rhs.topic, rhs.partition)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Reads per-partition lag out of librdkafka's statistics JSON.
+///
+/// Uses the consumer's fetch high watermark (`hi_offset`) and `consumer_lag`, which are right on
+/// Tansu (its ListOffsets "latest" answer is not).
+enum KafkaStatisticsParser {
+    /// One entry per partition the consumer wants (`desired`) and has a high watermark for.
+    static func partitionLag(fromJSON bytes: [UInt8]) -> [KafkaPartitionLag] {
+        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let topics = root["topics"] as? [String: Any] else { return [] }
+        var result: [KafkaPartitionLag] = []
+        for (topicName, topicValue) in topics {
+            guard let topic = topicValue as? [String: Any],
+                  let partitions = topic["partitions"] as? [String: Any] else { continue }
+            for (_, partitionValue) in partitions {
+                guard let partition = partitionValue as? [String: Any],
+                      let id = int(partition["partition"]), id >= 0,
+                      partition["desired"] as? Bool ?? true,
+                      let high = int(partition["hi_offset"]), high >= 0 else { continue }
+                let committedRaw = int(partition["committed_offset"]) ?? -1
+                let committed = committedRaw >= 0 ? committedRaw : nil
+                let low = max(0, int(partition["lo_offset"]) ?? 0)
+                let reported = int(partition["consumer_lag"]) ?? -1
+                let lag = reported >= 0 ? reported : max(0, high - (committed ?? low))
+                result.append(KafkaPartitionLag(topic: topicName, partition: Int32(id), committed: committed, endOffset: high, lag: lag))
+            }
+        }
+        return result
+    }
+
+    private static func int(_ value: Any?) -> Int64? {
+        (value as? NSNumber)?.int64Value
+    }
+}

@@ -1,0 +1,118 @@
+import CRdKafka
+
+/// Blocking admin and metadata calls. Run them on the owning KafkaAdmin's serial queue.
+extension RDKafkaClient {
+    /// Topics in the cluster metadata (all topics), with their partition ids.
+    func topicMetadata(timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicDescription] {
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let code = rd_kafka_metadata(handle, 1, nil, &metadata, timeoutMs)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code, operation: "metadata") }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        let topics = UnsafeBufferPointer(start: metadata.pointee.topics, count: Int(metadata.pointee.topic_cnt))
+        return topics.filter { $0.err == RD_KAFKA_RESP_ERR_NO_ERROR }.map { topic in
+            let partitions = UnsafeBufferPointer(start: topic.partitions, count: Int(topic.partition_cnt))
+            return KafkaTopicDescription(name: String(cString: topic.topic), partitions: partitions.map(\.id).sorted())
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// Creates topics; returns the per-topic error (nil = created) keyed by topic name.
+    func createTopics(_ specs: [KafkaTopicSpec], timeoutMs: Int32) throws(KafkaError) -> [String: KafkaError?] {
+        var errorText = [CChar](repeating: 0, count: 512)
+        var newTopics: [OpaquePointer?] = []
+        defer { for topic in newTopics { rd_kafka_NewTopic_destroy(topic) } }
+        for spec in specs {
+            guard let topic = rd_kafka_NewTopic_new(spec.name, spec.partitions, spec.replicationFactor, &errorText, errorText.count) else {
+                throw KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, operation: "create topic \(spec.name)", message: Self.text(errorText))
+            }
+            newTopics.append(topic)
+            for (key, value) in spec.config.sorted(by: { $0.key < $1.key }) {
+                let code = rd_kafka_NewTopic_set_config(topic, key, value)
+                guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                    throw KafkaError(code, operation: "create topic \(spec.name) with \(key)=\(value)")
+                }
+            }
+        }
+        let operation = "create topics " + specs.map(\.name).joined(separator: ",")
+        return try adminRequest(RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs: timeoutMs, operation: operation) { options, queue in
+            rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, nil, 0)
+            newTopics.withUnsafeMutableBufferPointer { rd_kafka_CreateTopics(handle, $0.baseAddress, $0.count, options, queue) }
+        } read: { event in
+            var count = 0
+            let results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &count)
+            var outcome: [String: KafkaError?] = [:]
+            for result in UnsafeBufferPointer(start: results, count: count) {
+                guard let result else { continue }
+                let name = String(cString: rd_kafka_topic_result_name(result))
+                let code = rd_kafka_topic_result_error(result)
+                outcome[name] = code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil
+                    : KafkaError(code, operation: "create topic \(name)",
+                                 message: rd_kafka_topic_result_error_string(result).map { String(cString: $0) })
+            }
+            return outcome
+        }
+    }
+
+    /// The group's committed next-offsets for `partitions` (absent when the group never committed there).
+    func committedOffsets(group: String, partitions: [KafkaTopicPartition], timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+        let operation = "list offsets of group \(group)"
+        return try adminRequest(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, timeoutMs: timeoutMs, operation: operation) { options, queue in
+            RDKafkaPartitionList.with(partitions.map { ($0, nil) }) { list in
+                var request: OpaquePointer? = rd_kafka_ListConsumerGroupOffsets_new(group, list)
+                rd_kafka_ListConsumerGroupOffsets(handle, &request, 1, options, queue)
+                rd_kafka_ListConsumerGroupOffsets_destroy(request)
+            }
+        } read: { event throws(KafkaError) in
+            var count = 0
+            let groups = rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(event), &count)
+            var offsets: [KafkaTopicPartition: Int64] = [:]
+            for groupResult in UnsafeBufferPointer(start: groups, count: count) {
+                guard let groupResult else { continue }
+                if let error = rd_kafka_group_result_error(groupResult) {
+                    throw KafkaError(borrowing: error, operation: operation)
+                }
+                guard let list = rd_kafka_group_result_partitions(groupResult) else { continue }
+                for element in RDKafkaPartitionList.elements(list) where element.err == RD_KAFKA_RESP_ERR_NO_ERROR && element.offset >= 0 {
+                    offsets[KafkaTopicPartition(topic: String(cString: element.topic), partition: element.partition)] = element.offset
+                }
+            }
+            return offsets
+        }
+    }
+
+    /// Low and high watermark of one partition from the broker (ListOffsets).
+    func watermarks(of partition: KafkaTopicPartition, timeoutMs: Int32) throws(KafkaError) -> (low: Int64, high: Int64) {
+        var low: Int64 = -1
+        var high: Int64 = -1
+        let code = rd_kafka_query_watermark_offsets(handle, partition.topic, partition.partition, &low, &high, timeoutMs)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code, operation: "watermarks of \(partition)") }
+        return (low, high)
+    }
+
+    /// Sends one admin request on a private queue and reads its single result event.
+    private func adminRequest<R>(
+        _ op: rd_kafka_admin_op_t, timeoutMs: Int32, operation: String,
+        send: (OpaquePointer, OpaquePointer) -> Void,
+        read: (OpaquePointer) throws(KafkaError) -> R
+    ) throws(KafkaError) -> R {
+        defer { rd_kafka_poll(handle, 0) }  // serve error callbacks queued on the main queue
+        let queue = rd_kafka_queue_new(handle)!
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle, op)!
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        rd_kafka_AdminOptions_set_request_timeout(options, timeoutMs, nil, 0)
+        send(options, queue)
+        guard let event = rd_kafka_queue_poll(queue, timeoutMs + 1000) else {
+            throw KafkaError(RD_KAFKA_RESP_ERR__TIMED_OUT, operation: operation)
+        }
+        defer { rd_kafka_event_destroy(event) }
+        let code = rd_kafka_event_error(event)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError(code, operation: operation, message: rd_kafka_event_error_string(event).map { String(cString: $0) })
+        }
+        return try read(event)
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,72 @@
+import CRdKafka
+import Runtime
+
+/// The single owner of one `rd_kafka_t`; destroys it in `deinit`.
+///
+/// `@unchecked Sendable`: the handle is immutable after init and librdkafka's API is thread-safe for
+/// every call this module makes on it (produce, poll, commit, admin ops, metadata); calls that must
+/// not overlap (consumer poll and close) are serialised by the owning public type's serial queue.
+final class RDKafkaClient: @unchecked Sendable {
+    /// The C handle. Only code in this `RDKafka/` folder touches it.
+    let handle: OpaquePointer
+    /// What the C callbacks reach through the opaque pointer. Released only after
+    /// `rd_kafka_destroy` returned (deinit body runs before stored properties are released).
+    let context: RDKafkaCallbackContext
+
+    enum Kind: String {
+        case producer, consumer
+    }
+
+    /// Creates the client. `rd_kafka_new` takes the conf only on success; on failure it is destroyed here.
+    init(kind: Kind, properties: [String: String], context: RDKafkaCallbackContext) throws {
+        let conf = try RDKafkaConf.make(properties)
+        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(context).toOpaque())
+        rd_kafka_conf_set_log_cb(conf, rdkafkaLogCallback)
+        rd_kafka_conf_set_error_cb(conf, rdkafkaErrorCallback)
+        if context.delivers {
+            rd_kafka_conf_set_dr_msg_cb(conf, rdkafkaDeliveryCallback)
+        }
+        if context.consumer != nil {
+            rd_kafka_conf_set_rebalance_cb(conf, rdkafkaRebalanceCallback)
+            rd_kafka_conf_set_stats_cb(conf, rdkafkaStatisticsCallback)
+        }
+        var errorText = [CChar](repeating: 0, count: 512)
+        let type = kind == .producer ? RD_KAFKA_PRODUCER : RD_KAFKA_CONSUMER
+        guard let handle = rd_kafka_new(type, conf, &errorText, errorText.count) else {
+            rd_kafka_conf_destroy(conf)
+            let message = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, operation: "create \(kind.rawValue)", message: message)
+        }
+        self.handle = handle
+        self.context = context
+    }
+
+    deinit {
+        rd_kafka_destroy(handle)
+    }
+
+    /// The instance's name, e.g. `rdkafka#producer-1` (for logs).
+    var name: String { String(cString: rd_kafka_name(handle)) }
+
+    /// The fatal error raised on this instance, if any.
+    func fatalError(operation: String) -> KafkaError? {
+        RDKafkaFatal.check(handle, operation: operation)
+    }
+
+    /// Serves queued callbacks (delivery reports, errors, statistics) for up to `timeoutMs`.
+    @discardableResult
+    func poll(timeoutMs: Int32) -> Int32 {
+        rd_kafka_poll(handle, timeoutMs)
+    }
+
+    /// Messages and requests not yet acknowledged.
+    var outstanding: Int32 { rd_kafka_outq_len(handle) }
+
+    /// Waits up to `timeoutMs` for every outstanding message to be delivered. Blocking.
+    func flush(timeoutMs: Int32) throws(KafkaError) {
+        let code = rd_kafka_flush(handle, timeoutMs)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError(code, operation: "flush", message: "\(outstanding) messages still outstanding after \(timeoutMs) ms")
+        }
+    }
+}

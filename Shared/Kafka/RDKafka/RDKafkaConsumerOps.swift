@@ -1,0 +1,54 @@
+import CRdKafka
+import Runtime
+
+extension RDKafkaClient {
+    /// Routes the main queue (errors, statistics, rebalances) into the consumer queue, then subscribes.
+    func subscribe(_ topics: [String]) throws(KafkaError) {
+        let redirect = rd_kafka_poll_set_consumer(handle)
+        guard redirect == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(redirect, operation: "poll_set_consumer") }
+        let code = RDKafkaPartitionList.with(topics.map { (KafkaTopicPartition(topic: $0, partition: -1), nil) }) { list in
+            rd_kafka_subscribe(handle, list)
+        }
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError(code, operation: "subscribe to \(topics.joined(separator: ","))")
+        }
+    }
+
+    /// One `rd_kafka_consumer_poll`: a copied message, nil on timeout or a non-fatal event
+    /// (logged), or a thrown fatal error. Blocking; call on the consumer's poll queue only.
+    func consumerPoll(timeoutMs: Int32, logger: Logger) throws(KafkaError) -> KafkaMessage? {
+        guard let message = rd_kafka_consumer_poll(handle, timeoutMs) else { return nil }
+        defer { rd_kafka_message_destroy(message) }
+        let code = message.pointee.err
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+            let operation = "consume \(topic)[\(message.pointee.partition)]"
+            if let fatal = fatalError(operation: operation) { throw fatal }
+            let error = KafkaError(code, operation: operation, message: String(cString: rd_kafka_message_errstr(message)))
+            logger.warning("consumer event", ["error": error.description])
+            return nil
+        }
+        return KafkaMessage(copying: message)
+    }
+
+    /// Synchronously commits `offsets` (the next offset to read, per partition). Blocking.
+    func commit(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
+        let sorted = offsets.sorted { $0.key < $1.key }
+        let operation = "commit " + sorted.map { "\($0.key)@\($0.value)" }.joined(separator: ",")
+        let failure: KafkaError? = RDKafkaPartitionList.with(sorted.map { ($0.key, $0.value) }) { list in
+            let code = rd_kafka_commit(handle, list, 0)
+            guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { return KafkaError(code, operation: operation) }
+            for element in RDKafkaPartitionList.elements(list) where element.err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                return KafkaError(element.err, operation: operation)
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Leaves the group (revoking the assignment through the rebalance callback). Blocking.
+    func closeConsumer() throws(KafkaError) {
+        let code = rd_kafka_consumer_close(handle)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code, operation: "close consumer") }
+    }
+}

@@ -1,0 +1,78 @@
+import Runtime
+import Synchronization
+
+/// A consumer's assignment and latest statistics, updated from librdkafka callbacks.
+final class RDKafkaConsumerState: Sendable {
+    private struct State {
+        var assignment: Set<KafkaTopicPartition> = []
+        var lag: [KafkaTopicPartition: KafkaPartitionLag] = [:]
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let logger: Logger
+    private let groupId: String
+    private let onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?
+
+    init(logger: Logger, groupId: String, onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?) {
+        self.logger = logger
+        self.groupId = groupId
+        self.onRebalance = onRebalance
+    }
+
+    /// The partitions currently assigned to this member, sorted.
+    var assignment: [KafkaTopicPartition] { state.withLock { $0.assignment.sorted() } }
+
+    /// Lag of the assigned partitions from the latest statistics, sorted by partition.
+    var partitionLag: [KafkaPartitionLag] {
+        state.withLock { state in
+            state.lag.values.filter { state.assignment.contains($0.topicPartition) }
+                .sorted { $0.topicPartition < $1.topicPartition }
+        }
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Marks the consumer closed; returns false if it already was.
+    func markClosed() -> Bool {
+        state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
+        }
+    }
+
+    /// Records an applied rebalance, logs it and tells the user's hook.
+    func applied(_ event: KafkaRebalanceEvent, cooperative: Bool, protocolName: String, client: String) {
+        let names: ([KafkaTopicPartition]) -> String = { $0.map(\.description).joined(separator: ",") }
+        let total = state.withLock { state -> Int in
+            switch event {
+            case .assigned(let partitions):
+                if !cooperative { state.assignment = [] }
+                state.assignment.formUnion(partitions)
+            case .revoked(let partitions, _):
+                if cooperative { state.assignment.subtract(partitions) } else { state.assignment = [] }
+            case .failed:
+                state.assignment = []
+            }
+            return state.assignment.count
+        }
+        let labels = ["group": groupId, "client": client, "protocol": protocolName, "total": String(total)]
+        switch event {
+        case .assigned(let partitions):
+            logger.info("partitions assigned", labels.merging(["partitions": names(partitions)]) { $1 })
+        case .revoked(let partitions, let lost):
+            logger.log(lost ? .warning : .info, lost ? "partitions lost" : "partitions revoked",
+                       labels.merging(["partitions": names(partitions)]) { $1 })
+        case .failed(let error):
+            logger.error("rebalance failed", labels.merging(["error": error.description]) { $1 })
+        }
+        onRebalance?(event)
+    }
+
+    /// Replaces the lag figures with those from a new statistics report.
+    func statisticsArrived(_ lags: [KafkaPartitionLag]) {
+        state.withLock { state in
+            for lag in lags { state.lag[lag.topicPartition] = lag }
+        }
+    }
+}
