@@ -35,21 +35,22 @@ public enum APNsID {
         return true
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     static func format(_ bytes: [UInt8]) -> String {
-        let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.prefix(16).enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
 extension UInt8 {
     var isHexDigit: Bool {
         (48...57).contains(self) || (97...102).contains(self) || (65...70).contains(self)
-    }
-}
-
-extension String {
-    func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

@@ -3,18 +3,9 @@ import CNghttp2
 /// One client HTTP/2 connection of a `ClientPool`: submits requests as streams within the server's
 /// SETTINGS_MAX_CONCURRENT_STREAMS, collects responses, handles GOAWAY, REFUSED_STREAM and PING.
 final class ClientConnection: H2Connection {
-    private final class Stream {
-        let item: PendingRequest
-        var status = 0
-        var headers: [HTTP2Header] = []
-        var body: [UInt8] = []
-        var bodyOffset = 0
-        init(item: PendingRequest) { self.item = item }
-    }
-
     private weak var pool: ClientPool?
     private let configuration: HTTP2ClientConfiguration
-    private var streams: [Int32: Stream] = [:]
+    private var streams: [Int32: PendingRequest] = [:]
     private(set) var ready = false
     private(set) var draining = false
     private var goAwayLastStreamID: Int32 = Int32.max
@@ -68,13 +59,14 @@ final class ClientConnection: H2Connection {
             return
         }
         let request = item.request
-        var fields: [(name: String, value: String, sensitive: Bool)] = [
-            (":method", request.method, false), (":scheme", "https", false),
-            (":authority", configuration.authority, false), (":path", request.path, true),
-        ]
-        fields.reserveCapacity(4 + request.headers.count)
-        for header in request.headers { fields.append((header.name, header.value, header.sensitive)) }
-        let streamID: Int32 = withHeaderList(fields) { list, count in
+        item.resetStream()
+        headerList.reset()
+        headerList.add(":method", request.method)
+        headerList.add(":scheme", "https")
+        headerList.add(":authority", configuration.authority)
+        headerList.add(":path", request.path, sensitive: true)
+        for header in request.headers { headerList.add(header.name, header.value, sensitive: header.sensitive) }
+        let streamID: Int32 = headerList.withList { list, count in
             if request.body.isEmpty {
                 return nghttp2_submit_request(session, nil, list, count, nil, nil)
             }
@@ -90,7 +82,7 @@ final class ClientConnection: H2Connection {
             }
             return
         }
-        streams[streamID] = Stream(item: item)
+        streams[streamID] = item
         statistics.notePeak(streams.count)
         loop.markDirty(self)
     }
@@ -113,8 +105,8 @@ final class ClientConnection: H2Connection {
             loop.markDirty(self)
         }
         guard let session else { return }
-        for (id, stream) in streams where stream.item.deadline <= now && !stream.item.completed {
-            stream.item.fail(.timeout(seconds: Double(configuration.requestTimeout.components.seconds)))
+        for (id, item) in streams where item.deadline <= now && !item.completed {
+            item.fail(.timeout(seconds: Double(configuration.requestTimeout.components.seconds)))
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
             loop.markDirty(self)
         }
@@ -125,15 +117,17 @@ final class ClientConnection: H2Connection {
     override func onHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
         if name.count == 7, name.elementsEqual(":status".utf8) {
-            stream.status = Int(String(decoding: value, as: UTF8.self)) ?? 0
+            var status = 0
+            for digit in value where digit >= 48 && digit <= 57 { status = status * 10 + Int(digit - 48) }
+            stream.status = status
         } else {
-            stream.headers.append(HTTP2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            stream.responseHeaders.append(HTTP2Header(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         }
     }
 
     override func onData(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], stream.body.count < 1 << 20 else { return }
-        stream.body.append(contentsOf: bytes)
+        guard let stream = streams[streamID], stream.responseBody.count < 1 << 20 else { return }
+        stream.responseBody.append(contentsOf: bytes)
     }
 
     override func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
@@ -141,7 +135,7 @@ final class ClientConnection: H2Connection {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             return 0
         }
-        let body = stream.item.request.body
+        let body = stream.request.body
         let count = min(length, body.count - stream.bodyOffset)
         body.withUnsafeBufferPointer { source in
             buffer.update(from: source.baseAddress! + stream.bodyOffset, count: count)
@@ -175,26 +169,26 @@ final class ClientConnection: H2Connection {
     override func onStreamClose(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let pool { loop.markDirty(pool) }
-        if stream.item.completed { return }
+        if stream.completed { return }
         if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status != 0 {
-            stream.item.succeed(HTTP2Response(status: stream.status, headers: stream.headers, body: stream.body))
+            stream.succeed(HTTP2Response(status: stream.status, headers: stream.responseHeaders, body: stream.responseBody))
         } else if streamID > goAwayLastStreamID {
-            pool?.requeue(stream.item, .goAway)
+            pool?.requeue(stream, .goAway)
         } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
-            pool?.requeue(stream.item, .refusedStream)
+            pool?.requeue(stream, .refusedStream)
         } else {
-            stream.item.fail(.streamReset(code: errorCode))
+            stream.fail(.streamReset(code: errorCode))
         }
     }
 
     override func connectionClosed(reason: String) {
         let open = streams
         streams.removeAll()
-        for (id, stream) in open.sorted(by: { $0.key < $1.key }) where !stream.item.completed {
+        for (id, stream) in open.sorted(by: { $0.key < $1.key }) where !stream.completed {
             if id > goAwayLastStreamID {
-                pool?.requeue(stream.item, .goAway)
+                pool?.requeue(stream, .goAway)
             } else {
-                stream.item.fail(.connectionLost(message: reason))
+                stream.fail(.connectionLost(message: reason))
             }
         }
         pool?.connectionClosed(self, wasReady: ready, reason: reason)

@@ -21,6 +21,8 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
     private static let readBufferSize = 64 * 1024
     private static let writeBatchSize = 64 * 1024
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: H2Connection.readBufferSize, alignment: 16)
+    /// Scratch space for outgoing header blocks.
+    let headerList = HeaderListBuilder()
 
     init(loop: EventLoop, fd: Int32, tls: TLSStream, connecting: Bool) {
         self.loop = loop
@@ -277,27 +279,45 @@ func h2ReadBody(
     return connection(userData).readBody(streamID: streamID, into: buffer, length: length, flags: flags)
 }
 
-/// Builds an nghttp2 header list from pairs and calls `body` with it (the bytes live for the call).
-func withHeaderList<R>(_ fields: [(name: String, value: String, sensitive: Bool)], _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-    var ranges: [(Int, Int, Int, Int, Bool)] = []
-    ranges.reserveCapacity(fields.count)
-    for field in fields {
-        let nameStart = bytes.count
-        bytes.append(contentsOf: field.name.utf8)
-        let valueStart = bytes.count
-        bytes.append(contentsOf: field.value.utf8)
-        ranges.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart, field.sensitive))
+/// Builds nghttp2 header lists in reusable buffers (nghttp2 copies the list while submitting, so
+/// the buffers are free again right after). One per connection; loop-confined.
+final class HeaderListBuilder {
+    private var bytes: [UInt8] = []
+    private var entries: [(nameStart: Int, nameLength: Int, valueLength: Int, flags: UInt8)] = []
+    private var list: [nghttp2_nv] = []
+
+    init() {
+        bytes.reserveCapacity(1024)
+        entries.reserveCapacity(16)
+        list.reserveCapacity(16)
     }
-    if bytes.isEmpty { bytes.append(0) }
-    return bytes.withUnsafeMutableBufferPointer { buffer in
-        let base = buffer.baseAddress!
-        let list = ranges.map { range in
-            nghttp2_nv(
-                name: base + range.0, value: base + range.2, namelen: range.1, valuelen: range.3,
-                flags: UInt8(range.4 ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
+
+    func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    func add(_ name: String, _ value: String, sensitive: Bool = false) {
+        let start = bytes.count
+        bytes.append(contentsOf: name.utf8)
+        let nameLength = bytes.count - start
+        bytes.append(contentsOf: value.utf8)
+        entries.append((start, nameLength, bytes.count - start - nameLength,
+                        UInt8(sensitive ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)))
+    }
+
+    /// Calls `body` with the list built since `reset()`.
+    func withList<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+        if bytes.isEmpty { bytes.append(0) }
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            list.removeAll(keepingCapacity: true)
+            for entry in entries {
+                list.append(nghttp2_nv(
+                    name: base + entry.nameStart, value: base + entry.nameStart + entry.nameLength,
+                    namelen: entry.nameLength, valuelen: entry.valueLength, flags: entry.flags))
+            }
+            return list.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
         }
-        return list.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
     }
 }

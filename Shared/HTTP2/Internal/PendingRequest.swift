@@ -5,6 +5,19 @@ final class PendingRequest {
     let deadline: UInt64
     var requeues = 0
     private(set) var completed = false
+    // Response being received on the current stream (reset when re-queued).
+    var status = 0
+    var responseHeaders: [HTTP2Header] = []
+    var responseBody: [UInt8] = []
+    var bodyOffset = 0
+
+    /// Clears per-stream progress before the request goes out again.
+    func resetStream() {
+        status = 0
+        responseHeaders.removeAll()
+        responseBody.removeAll()
+        bodyOffset = 0
+    }
 
     init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>, deadline: UInt64) {
         self.request = request

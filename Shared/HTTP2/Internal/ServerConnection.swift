@@ -121,10 +121,11 @@ final class ServerConnection: H2Connection {
 
     private func respond(streamID: Int32, _ response: HTTP2ServerResponse) {
         guard let session, state == .open, let stream = streams[streamID] else { return }
-        var fields: [(name: String, value: String, sensitive: Bool)] = [(":status", String(response.status), false)]
-        for header in response.headers { fields.append((header.name, header.value, header.sensitive)) }
+        headerList.reset()
+        headerList.add(":status", String(response.status))
+        for header in response.headers { headerList.add(header.name, header.value, sensitive: header.sensitive) }
         stream.response = response.body
-        let result: Int32 = withHeaderList(fields) { list, count in
+        let result: Int32 = headerList.withList { list, count in
             if response.body.isEmpty {
                 return nghttp2_submit_response(session, streamID, list, count, nil)
             }
