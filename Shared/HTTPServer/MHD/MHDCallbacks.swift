@@ -29,7 +29,7 @@ enum MHDCallbacks {
         conCls.pointee = nil
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-        core.completed(state, terminatedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+        core.completed(state, termination: termination.rawValue)
     }
 
     /// `MHD_LogCallback`: formats libmicrohttpd's message and logs it at warning level.

@@ -29,6 +29,8 @@ final class RequestState: Sendable {
         var phase = Phase.receiving
         var started = false
         var body: [UInt8] = []
+        var received = 0
+        var tooLarge = false
         var method = ""
         var route: String?
         var status: Int?
@@ -54,14 +56,23 @@ final class RequestState: Sendable {
         }
     }
 
-    /// Appends an upload chunk; returns false (and drops the chunk) when the body would exceed `limit`.
-    func append(_ chunk: UnsafeRawBufferPointer, limit: Int) -> Bool {
+    /// Appends an upload chunk while the body fits `limit`; past it, marks the request too large, frees
+    /// the buffer and only counts bytes. Returns the total bytes received so far.
+    func append(_ chunk: UnsafeRawBufferPointer, limit: Int) -> Int {
         inner.withLock { inner in
-            guard inner.body.count + chunk.count <= limit else { return false }
-            inner.body.append(contentsOf: chunk)
-            return true
+            inner.received += chunk.count
+            if !inner.tooLarge, inner.received <= limit {
+                inner.body.append(contentsOf: chunk)
+            } else {
+                inner.tooLarge = true
+                inner.body = []
+            }
+            return inner.received
         }
     }
+
+    /// Whether the body went over the limit.
+    var isTooLarge: Bool { inner.withLock { $0.tooLarge } }
 
     /// The phase, for the access handler.
     var phase: Phase { inner.withLock { $0.phase } }

@@ -21,9 +21,17 @@ extension ServerCore {
             let size = uploadSize.pointee
             uploadSize.pointee = 0
             if case .queued = state.phase { return .YES }  // answered early: discard the rest
-            let fits = state.append(UnsafeRawBufferPointer(start: upload, count: size), limit: limit)
-            if fits { return .YES }
-            // Over the limit mid-stream: answer 413 now and close the connection.
+            let received = state.append(UnsafeRawBufferPointer(start: upload, count: size), limit: limit)
+            // libmicrohttpd cannot queue an answer in the middle of an upload: a body that grew past the
+            // limit without announcing its length (chunked) is discarded up to `discardLimit` and answered
+            // 413 once it ends; a longer one gets the connection closed.
+            if received > discardLimit {
+                logger.warning("request body far over the limit; closing connection", ["target": state.target])
+                return .NO
+            }
+            return .YES
+        }
+        if state.isTooLarge, case .receiving = state.phase {
             return answerNow(state, connection, HTTPError.payloadTooLarge(limit: limit).response, close: true)
         }
         switch state.phase {
@@ -35,6 +43,9 @@ extension ServerCore {
             return .YES
         }
     }
+
+    /// Bytes of an over-limit body read (and dropped) before the connection is closed instead of answered.
+    private var discardLimit: Int { max(64 * 1024, 4 * configuration.maxBodyBytes) }
 
     /// Builds the request, suspends the connection and starts the handler task.
     private func dispatch(_ state: RequestState, connection: OpaquePointer, method: String) -> MHD_Result {
@@ -64,7 +75,8 @@ extension ServerCore {
     }
 
     /// `MHD_OPTION_NOTIFY_COMPLETED`: records metrics and balances the in-flight count.
-    func completed(_ state: RequestState, terminatedNormally: Bool) {
+    func completed(_ state: RequestState, termination: UInt32) {
+        let terminatedNormally = termination == 0
         let summary = state.summary
         guard summary.started else { return }
         inFlight.subtract(1, ordering: .releasing)
@@ -75,7 +87,7 @@ extension ServerCore {
         if !terminatedNormally || summary.status == nil {
             logger.debug(
                 "connection ended before the answer was sent",
-                ["method": summary.method, "status": summary.status.map(String.init) ?? "none"])
+                ["method": summary.method, "status": summary.status.map(String.init) ?? "none", "termination": String(termination), "target": state.target])
         }
     }
 }
