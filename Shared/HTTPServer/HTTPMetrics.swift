@@ -5,10 +5,14 @@ import Runtime
 struct HTTPMetrics: Sendable {
     let registry: MetricsRegistry?
 
+    private static let knownMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
+
     /// Records one answered request.
     func record(method: String, route: String?, status: Int, duration: Duration) {
         guard let registry else { return }
         let route = route ?? "unmatched"
+        // Clients choose the method token; only known ones become label values.
+        let method = HTTPMetrics.knownMethods.contains(method) ? method : "OTHER"
         registry.counter(
             "http_requests_total", help: "HTTP requests answered, by method, route pattern and status.",
             labels: ["method": method, "route": route, "status": String(status)]

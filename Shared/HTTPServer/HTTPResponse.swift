@@ -50,7 +50,8 @@ public struct HTTPResponse: Sendable, Equatable {
     public static func text(
         _ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8"
     ) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [HTTPHeader(name: "Content-Type", value: contentType)], body: Array(text.utf8))
+        HTTPResponse(
+            status: status, headers: [HTTPHeader(name: "Content-Type", value: contentType)], body: Array(text.utf8))
     }
 
     /// 204 with an empty body.

@@ -80,7 +80,8 @@ struct HTTPServerTests {
     @Test func oversizedChunkedBodyIs413() async throws {
         let server = try Self.startServer(limit: 1024)
         defer { server.stop() }
-        var bytes = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".utf8)
+        let head = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        var bytes = Array(head.utf8)
         let chunk = [UInt8](repeating: UInt8(ascii: "b"), count: 600)
         for _ in 0..<4 {
             bytes += Array("258\r\n".utf8) + chunk + Array("\r\n".utf8)
@@ -89,6 +90,38 @@ struct HTTPServerTests {
         let response = try await RawHTTPClient.raw(port: server.port, bytes: bytes)
         #expect(response.status == 413)
         #expect(response.json["error"] as? String == "payload_too_large")
+    }
+
+    @Test func chunkedBodyFarOverTheLimitClosesTheConnection() async throws {
+        let server = try Self.startServer(limit: 1024)
+        defer { server.stop() }
+        var bytes = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+        let chunk = [UInt8](repeating: UInt8(ascii: "c"), count: 0x4000)
+        for _ in 0..<64 { bytes += Array("4000\r\n".utf8) + chunk + Array("\r\n".utf8) }
+        bytes += Array("0\r\n\r\n".utf8)
+        await #expect(throws: ClientError.self) { _ = try await RawHTTPClient.raw(port: server.port, bytes: bytes) }
+        // The server is still healthy afterwards.
+        let after = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/matches/live")
+        #expect(after.status == 200)
+    }
+
+    @Test func keepAliveConnectionServesSeveralRequests() async throws {
+        let server = try Self.startServer()
+        defer { server.stop() }
+        var bytes = Array("GET /matches/1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        bytes += Array("GET /matches/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+        let response = try await RawHTTPClient.raw(port: server.port, bytes: bytes, readToEnd: true)
+        #expect(response.status == 200)
+        #expect(response.text.contains(#""matchId":"1""#))
+        #expect(response.text.contains(#""matchId":"2""#))
+    }
+
+    @Test func startTwiceAndStopTwice() throws {
+        let server = try Self.startServer()
+        #expect(throws: HTTPServerError.self) { try server.start() }
+        server.stop()
+        server.stop()
+        #expect(throws: HTTPServerError.self) { try server.start() }
     }
 
     @Test func malformedAndMistypedJSONAre400() async throws {

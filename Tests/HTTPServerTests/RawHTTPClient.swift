@@ -36,20 +36,21 @@ enum RawHTTPClient {
         return try await raw(port: port, bytes: Array(head.utf8) + body)
     }
 
-    /// Sends `bytes` verbatim and parses the answer.
-    static func raw(port: UInt16, bytes: [UInt8]) async throws -> WireResponse {
+    /// Sends `bytes` verbatim and parses the (first) answer; with `readToEnd` the body holds everything
+    /// read until the server closed the connection.
+    static func raw(port: UInt16, bytes: [UInt8], readToEnd: Bool = false) async throws -> WireResponse {
         try await withCheckedThrowingContinuation { continuation in
             // A dedicated thread: blocking GCD workers could starve the pool that runs the server's
             // handlers (on Linux the Swift task pool is built on the same GCD thread pool).
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(port: port, bytes: bytes) })
+                continuation.resume(with: Result { try exchange(port: port, bytes: bytes, readToEnd: readToEnd) })
             }
             thread.stackSize = 256 * 1024
             thread.start()
         }
     }
 
-    private static func exchange(port: UInt16, bytes: [UInt8]) throws -> WireResponse {
+    private static func exchange(port: UInt16, bytes: [UInt8], readToEnd: Bool) throws -> WireResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket failed") }
         defer { close(fd) }
@@ -79,7 +80,7 @@ enum RawHTTPClient {
             let count = recv(fd, &chunk, chunk.count, 0)
             if count <= 0 { break }
             received.append(contentsOf: chunk[0..<count])
-            if let response = parse(received), isComplete(response, received) { return response }
+            if !readToEnd, let response = parse(received), isComplete(response, received) { return response }
         }
         guard let response = parse(received) else {
             throw ClientError(description: "no HTTP answer (\(received.count) bytes, errno \(errno))")

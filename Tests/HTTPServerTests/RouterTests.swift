@@ -66,7 +66,8 @@ struct RouterTests {
         let router = makeRouter()
         let param = await router.respond(to: HTTPRequest(method: .get, path: "/matches/a%2Fb%20c"))
         #expect(try json(param)["matchId"] as? String == "a/b c")
-        let search = await router.respond(to: HTTPRequest(method: .get, path: "/search?q=hello+world&team=S%C3%A3o&q=x"))
+        let search = await router.respond(
+            to: HTTPRequest(method: .get, path: "/search?q=hello+world&team=S%C3%A3o&q=x"))
         #expect(try json(search) as? [String: String] == ["q": "hello world", "team": "São"])
     }
 
@@ -94,7 +95,8 @@ struct RouterTests {
         let body = Array(#"{"deviceId":"d1","matchId":5,"tags":["a"]}"#.utf8)
         let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/follows", body: body))
         #expect(response.status == 201)
-        #expect(try JSONDecoder().decode(Follow.self, from: Data(response.body)) == Follow(deviceId: "d1", matchId: 5, tags: ["a"]))
+        let decoded = try JSONDecoder().decode(Follow.self, from: Data(response.body))
+        #expect(decoded == Follow(deviceId: "d1", matchId: 5, tags: ["a"]))
     }
 
     @Test(arguments: [#"{"deviceId": "d1", "matchId": 5,"#, "not json", #"{"deviceId":"d1"} trailing"#, ""])

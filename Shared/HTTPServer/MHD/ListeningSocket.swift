@@ -19,7 +19,8 @@ enum ListeningSocket {
         guard inet_pton(AF_INET, address, &sin.sin_addr) == 1 else {
             throw HTTPServerError(kind: .invalidHost, host: host, port: port, reason: "not an IPv4 address")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(AF_INET, type, 0)
         guard fd >= 0 else { throw failure(host, port, "socket") }
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -28,15 +28,16 @@ final class MHDDaemon: @unchecked Sendable {
         let cls = Unmanaged.passUnretained(core).toOpaque()
         let clsArgument = OpaquePointer(cls)
         let timeoutSeconds = max(1, configuration.connectionTimeout.components.seconds)
+        func function<F>(_ pointer: F) -> OpaquePointer { unsafeBitCast(pointer, to: OpaquePointer.self) }
         let arguments: [any CVarArg] = [
             // The logger must come first so that option-parsing messages reach it too.
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(MHDCallbacks.log, to: OpaquePointer.self), clsArgument,
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, function(MHDCallbacks.log), clsArgument,
             MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(clamping: max(1, configuration.threadCount)),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(1, configuration.connectionLimit)),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(clamping: timeoutSeconds),
-            MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(MHDCallbacks.uriLog, to: OpaquePointer.self), clsArgument,
-            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(MHDCallbacks.notifyCompleted, to: OpaquePointer.self), clsArgument,
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, function(MHDCallbacks.uriLog), clsArgument,
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, function(MHDCallbacks.notifyCompleted), clsArgument,
             MHD_OPTION.END.rawValue,
         ]
         let started = withVaList(arguments) { list in

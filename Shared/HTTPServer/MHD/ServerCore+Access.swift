@@ -12,8 +12,10 @@ extension ServerCore {
         let limit = configuration.maxBodyBytes
         if state.begin(method: method) {
             inFlight.add(1, ordering: .relaxed)
-            if let length = MHDConnection.header(connection, "Content-Length"), let bytes = Int(length), bytes > limit {
-                return answerNow(state, connection, HTTPError.payloadTooLarge(limit: limit).response, close: true)
+            if let length = MHDConnection.header(connection, "Content-Length"), let bytes = Int(length),
+                bytes > limit
+            {
+                return rejectTooLarge(state, connection, method: method)
             }
             return .YES
         }
@@ -26,13 +28,15 @@ extension ServerCore {
             // limit without announcing its length (chunked) is discarded up to `discardLimit` and answered
             // 413 once it ends; a longer one gets the connection closed.
             if received > discardLimit {
-                logger.warning("request body far over the limit; closing connection", ["target": state.target])
+                logger.warning(
+                    "request body far over the limit; closing connection",
+                    ["path": HTTPRequest.splitTarget(state.target).path])
                 return .NO
             }
             return .YES
         }
         if state.isTooLarge, case .receiving = state.phase {
-            return answerNow(state, connection, HTTPError.payloadTooLarge(limit: limit).response, close: true)
+            return rejectTooLarge(state, connection, method: method)
         }
         switch state.phase {
         case .receiving:
@@ -65,13 +69,22 @@ extension ServerCore {
         return .YES
     }
 
-    /// Queues `response` and records its status.
+    /// Queues `response` and records its status (and `route`, when known only now).
     private func answerNow(
-        _ state: RequestState, _ connection: OpaquePointer, _ response: HTTPResponse, close: Bool
+        _ state: RequestState, _ connection: OpaquePointer, _ response: HTTPResponse, close: Bool,
+        route: String? = nil
     ) -> MHD_Result {
         let result = MHDConnection.queue(connection, response, close: close)
-        state.markQueued(status: response.status, route: nil)
+        state.markQueued(status: response.status, route: route)
         return result
+    }
+
+    /// Answers 413 and closes the connection (the rest of the body is not read).
+    private func rejectTooLarge(_ state: RequestState, _ connection: OpaquePointer, method: String) -> MHD_Result {
+        let path = HTTPRequest.splitTarget(state.target).path
+        let route = router.routePattern(for: HTTPMethod(rawValue: method), path: path)
+        let response = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
+        return answerNow(state, connection, response, close: true, route: route)
     }
 
     /// `MHD_OPTION_NOTIFY_COMPLETED`: records metrics and balances the in-flight count.
@@ -87,7 +100,10 @@ extension ServerCore {
         if !terminatedNormally || summary.status == nil {
             logger.debug(
                 "connection ended before the answer was sent",
-                ["method": summary.method, "status": summary.status.map(String.init) ?? "none", "termination": String(termination), "target": state.target])
+                [
+                    "method": summary.method, "path": HTTPRequest.splitTarget(state.target).path,
+                    "status": summary.status.map(String.init) ?? "none", "termination": String(termination),
+                ])
         }
     }
 }
