@@ -61,7 +61,7 @@ extension PostgresClient {
     /// - Returns: the held lock, or nil when another session holds it.
     /// - Throws: `connectionFailed` or `queryFailed`.
     public func tryAdvisoryLock(key: Int64) async throws -> PostgresAdvisoryLock? {
-        let connection = try await PostgresConnection.connect(configuration)
+        let connection = try await PostgresConnection.connect(configuration, logger: logger)
         do {
             let rows = try await connection.query("SELECT pg_try_advisory_lock($1) AS locked", [key])
             if try rows.first?.decode("locked", as: Bool.self) == true {

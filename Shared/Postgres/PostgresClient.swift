@@ -58,7 +58,7 @@ public final class PostgresClient: Sendable {
     /// - Returns: the number of rows streamed.
     /// - Throws: `PostgresError` or the body's error.
     @discardableResult
-    public func stream(
+    public nonisolated(nonsending) func stream(
         _ sql: String, _ parameters: [PostgresValue?] = [], batchSize: Int = 1000,
         _ body: (PostgresRow) async throws -> Void
     ) async throws -> Int {
@@ -75,7 +75,7 @@ public final class PostgresClient: Sendable {
     /// Lends a connection to `body` and takes it back afterwards (discarding it if broken or left
     /// inside a transaction). Nothing inside is retried.
     /// - Throws: `PostgresError` from acquiring, or the body's error.
-    public func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public nonisolated(nonsending) func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await acquire()
         do {
             let value = try await body(connection)
@@ -90,7 +90,7 @@ public final class PostgresClient: Sendable {
     /// Runs `body` in a transaction: `BEGIN`, then `COMMIT`, or `ROLLBACK` when `body` throws.
     /// Nothing inside is retried.
     /// - Throws: `PostgresError` or the body's error.
-    public func withTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public nonisolated(nonsending) func withTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await withConnection { try await $0.withTransaction(body) }
     }
 
@@ -123,7 +123,7 @@ public final class PostgresClient: Sendable {
 
     /// Runs `operation` on a pooled connection; retries once on a new connection when the
     /// statement could not be sent because the connection was already dead.
-    private func withRetry<T>(_ operation: (PostgresConnection) async throws -> T) async throws -> T {
+    private nonisolated(nonsending) func withRetry<T>(_ operation: (PostgresConnection) async throws -> T) async throws -> T {
         for attempt in 1...2 {
             let connection = try await acquire()
             do {
@@ -132,7 +132,7 @@ public final class PostgresClient: Sendable {
                 return value
             } catch let error as PostgresError {
                 release(connection)
-                if attempt == 1, case .connectionLost(_, querySent: false) = error {
+                if Self.shouldRetry(error, attempt: attempt) {
                     metrics.retries.increment()
                     logger.warning("postgres connection was dead before sending; retrying once on a new connection",
                         ["connection": String(connection.id)])
@@ -146,6 +146,13 @@ public final class PostgresClient: Sendable {
             }
         }
         throw PostgresError.unexpected("retry loop ended")
+    }
+
+    /// The retry rule: only the first attempt, and only when the connection was already dead so
+    /// the statement never reached the server. Never for errors after sending or server errors.
+    static func shouldRetry(_ error: PostgresError, attempt: Int) -> Bool {
+        guard attempt == 1, case .connectionLost(_, querySent: false) = error else { return false }
+        return true
     }
 
     // MARK: - Pool
@@ -196,7 +203,7 @@ public final class PostgresClient: Sendable {
 
     private func open() async throws -> PostgresConnection {
         do {
-            let connection = try await PostgresConnection.connect(configuration)
+            let connection = try await PostgresConnection.connect(configuration, logger: logger)
             metrics.opened.increment()
             metrics.open.set(Double(statistics.open))
             logger.debug("postgres connection opened",

@@ -14,7 +14,7 @@ extension PostgresConnection {
     /// - Returns: the number of rows streamed.
     /// - Throws: `PostgresError` or the body's error.
     @discardableResult
-    public func stream(
+    public nonisolated(nonsending) func stream(
         _ sql: String, _ parameters: [PostgresValue?] = [], batchSize: Int = 1000,
         _ body: (PostgresRow) async throws -> Void
     ) async throws -> Int {

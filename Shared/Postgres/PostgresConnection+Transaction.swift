@@ -3,7 +3,7 @@ extension PostgresConnection {
     /// the body's error. Statements inside are never retried.
     ///
     /// - Throws: the error of `BEGIN`, of `body` or of `COMMIT`.
-    public func withTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    public nonisolated(nonsending) func withTransaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await execute("BEGIN")
         let value: T
         do {

@@ -1,4 +1,5 @@
 import Dispatch
+import Runtime
 import Synchronization
 
 /// One PostgreSQL session. Every blocking libpq call runs on this connection's own serial
@@ -30,14 +31,16 @@ public final class PostgresConnection: Sendable {
         self.canceller = pq.makeCancel()
     }
 
-    /// Opens a new, unpooled connection.
+    /// Opens a new, unpooled connection; server notices go to `logger`.
     /// - Throws: `PostgresError.connectionFailed` with host and port.
-    public static func connect(_ configuration: PostgresConfiguration) async throws -> PostgresConnection {
+    public static func connect(_ configuration: PostgresConfiguration, logger: Logger = Logger(label: "postgres"))
+        async throws -> PostgresConnection
+    {
         let id = connectionCounter.add(1, ordering: .relaxed).newValue
         let queue = DispatchQueue(label: "postgres.connection.\(id)")
         let pq = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PQConnection, Error>) in
             queue.async {
-                continuation.resume(with: Result { try PQConnection.connect(configuration) })
+                continuation.resume(with: Result { try PQConnection.connect(configuration, logger: logger) })
             }
         }
         return PostgresConnection(id: id, queue: queue, pq: pq)

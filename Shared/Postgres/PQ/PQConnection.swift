@@ -1,4 +1,5 @@
 import CLibPQ
+import Runtime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,8 @@ import Glibc
 /// that created it, but is never used by two threads at once (the queue serialises all use).
 final class PQConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// Receives notices; outlives `handle` (PQfinish runs in deinit, before properties are released).
+    private let noticeSink: PQNoticeSink
     /// Prepared statement names by SQL text and parameter types. Empty on a new connection, so
     /// statements are prepared again after a reconnect.
     private var statements: [StatementKey: String] = [:]
@@ -21,8 +24,10 @@ final class PQConnection: @unchecked Sendable {
         var types: [UInt32]
     }
 
-    private init(handle: OpaquePointer?) {
+    private init(handle: OpaquePointer?, noticeSink: PQNoticeSink) {
         self.handle = handle
+        self.noticeSink = noticeSink
+        if let handle { noticeSink.install(on: handle) }
     }
 
     deinit {
@@ -31,11 +36,11 @@ final class PQConnection: @unchecked Sendable {
 
     /// Opens a connection (blocking, bounded by `connect_timeout`).
     /// - Throws: `connectionFailed` with libpq's message; the half-open `PGconn` is freed.
-    static func connect(_ configuration: PostgresConfiguration) throws -> PQConnection {
+    static func connect(_ configuration: PostgresConfiguration, logger: Logger) throws -> PQConnection {
         let connection = PQConnection(
             handle: PQParameters.withKeywordValues(configuration.connectionParameters) { keywords, values in
                 PQconnectdbParams(keywords, values, 0)
-            })
+            }, noticeSink: PQNoticeSink(logger: logger))
         guard let handle = connection.handle else {
             throw PostgresError.connectionFailed(
                 host: configuration.host, port: configuration.port, message: "libpq could not allocate a connection")
@@ -80,15 +85,20 @@ final class PQConnection: @unchecked Sendable {
         PQCancel(taking: handle.map { PQgetCancel($0) } ?? nil)
     }
 
-    /// Checks, without a round trip, that the server has not closed an idle connection: if the
-    /// socket is readable, input is consumed, which turns a closed socket into CONNECTION_BAD.
+    /// Checks, without a round trip, that the server has not closed an idle connection.
+    ///
+    /// While the socket is readable, input is consumed. A server that ended the session (restart,
+    /// `pg_terminate_backend`) first sends a FATAL ErrorResponse (which libpq passes to the notice
+    /// receiver) and then closes the socket; reading that end-of-file turns the status into
+    /// CONNECTION_BAD. Bounded to a few reads: an idle session has nothing else to receive.
     func checkAlive() -> Bool {
         guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
-        let socket = PQsocket(handle)
-        guard socket >= 0 else { return false }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, 0) > 0 {
-            if PQconsumeInput(handle) == 0 { return false }
+        for _ in 0..<8 {
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { return false }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { break }
+            if PQconsumeInput(handle) == 0 || PQstatus(handle) != CONNECTION_OK { return false }
             while let notification = PQnotifies(handle) { PQfreemem(notification) }
         }
         return PQstatus(handle) == CONNECTION_OK
