@@ -18,6 +18,7 @@ extension PostgresServerTests {
             } catch {
                 await client.shutdown()
                 try await admin.execute("DROP SCHEMA \(schema) CASCADE")
+                await admin.shutdown()
                 throw error
             }
             await client.shutdown()

@@ -29,6 +29,22 @@ struct PostgresUnitTests {
         #expect(PostgresConfiguration.escapeOption("a b\\c") == "a\\ b\\\\c")
     }
 
+    @Test("a refused connection fails with connectionFailed naming host and port")
+    func refusedConnection() async throws {
+        var configuration = PostgresConfiguration(host: "127.0.0.1", port: 1, user: "nobody", database: "none")
+        configuration.connectTimeout = .seconds(2)
+        do {
+            _ = try await PostgresConnection.connect(configuration)
+            Issue.record("port 1 should refuse")
+        } catch PostgresError.connectionFailed(let host, let port, let message) {
+            #expect(host == "127.0.0.1" && port == 1)
+            #expect(!message.isEmpty)
+        }
+        let client = PostgresClient(configuration: configuration)
+        await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+        #expect(client.statistics.open == 0, "the failed slot was given back")
+    }
+
     @Test("timestamp text parses to microseconds since 1970")
     func timestamps() {
         func parse(_ text: String) -> Int64? { PostgresTimestampText.microsecondsSince1970(Array(text.utf8)) }
