@@ -47,6 +47,8 @@ struct KafkaLibraryTests {
                                    logger: Logger(label: "quiet", minimumLevel: .error, sink: LogSink { _ in }))
         let start = ContinuousClock.now
         await #expect(throws: KafkaError.self) { _ = try await admin.listTopics(timeout: .seconds(1)) }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // A hang detector, not a speed check: the library's own 1 s timeout must end the call.
+        // (The bound is loose because CPU-heavy suites running in parallel can starve this task.)
+        #expect(ContinuousClock.now - start < .seconds(60))
     }
 }

@@ -28,7 +28,7 @@ import Testing
         let stderr: String
     }
 
-    static func run(_ name: String, environment: [String: String], signalAfter: Duration? = nil, timeout: Duration = .seconds(20)) async throws -> Finished {
+    static func run(_ name: String, environment: [String: String], signalAfter: Duration? = nil, timeout: Duration = .seconds(60)) async throws -> Finished {
         let process = Process()
         process.executableURL = try executable(name)
         var env = ProcessInfo.processInfo.environment
@@ -78,7 +78,7 @@ import Testing
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(15))
+        let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
         #expect(health.status == 200)
         #expect(health.body.contains(#""service":"\#(service)""#))
         let ready = try await LocalHTTP.get(port: port, path: "/ready")
@@ -88,7 +88,7 @@ import Testing
         #expect(metrics.body.contains("# TYPE http_requests_total counter"))
 
         kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning, "\(service) ignored SIGTERM")
         process.waitUntilExit()
