@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "sightscreen", targets: ["Sightscreen"]),
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
+        .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
     ],
     targets: [
         // C bridges (pkg-config).
@@ -57,15 +58,17 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
 
         // The five services and the operator CLI.
-        service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
+        service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
@@ -80,5 +83,7 @@ let package = Package(
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
+        tests("FakeFeedTests", ["FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
+        tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
     ]
 )
