@@ -51,6 +51,7 @@ let package = Package(
         shared("Schema", ["Postgres"]),
         shared("Cricket", ["Contracts"]),
         shared("CricsheetReplay", ["Cricket", "Contracts"]),
+        shared("Detection", ["Cricket", "Contracts"]),
         shared("ClientCore", ["Contracts"]),
 
         // The five services and the operator CLI.
@@ -70,6 +71,7 @@ let package = Package(
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
+        tests("DetectionTests", ["Detection", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
     ]
 )
