@@ -11,6 +11,8 @@ struct ChaseView {
     func remaining() -> (runs: Int, balls: Int?)? {
         guard let target else { return nil }
         let number = InningsLedger.number(of: target.scoreboard)
+        if analysis.ledger(number) != nil, analysis.isComplete(number) { return nil }
+        if analysis.fixture.status.phase == .ended { return nil }
         let totals = analysis.ledger(number) == nil ? .init() : analysis.totals(number)
         let balls = target.maxBalls.map { $0 - totals.legalBalls }
         return (target.runs - totals.runs, balls)

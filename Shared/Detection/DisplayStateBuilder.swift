@@ -20,7 +20,7 @@ public struct DisplayStateBuilder: Sendable {
         let subtitle = [fixture.round, fixture.venue?.name].compactMap { $0 }.filter { !$0.isEmpty }
             .joined(separator: " · ")
 
-        guard let current = analysis.current else {
+        guard let current = displayedInnings(analysis, phase: phase) else {
             return upcoming(matchId: matchId, phase: phase, title: title, subtitle: subtitle, statusText: statusText,
                             teams: teams, resultLine: resultLine, updatedAt: updatedAt)
         }
@@ -54,6 +54,14 @@ public struct DisplayStateBuilder: Sendable {
             minimal: .init(text: score), expanded: expanded,
             lockScreen: .init(headline: headline, detail: detail, footer: footer ?? statusText),
             resultLine: resultLine, updatedAt: updatedAt)
+    }
+
+    /// The innings the display centres on: the current one, but the last main innings once a match that went
+    /// to a Super Over has ended (the final scores are the main innings; the result line names the Super Over).
+    func displayedInnings(_ analysis: MatchAnalysis, phase: MatchPhase) -> InningsLedger? {
+        guard let current = analysis.current else { return nil }
+        guard phase == .ended, analysis.format.isSuperOver(current.number) else { return current }
+        return analysis.innings.last { !analysis.format.isSuperOver($0.number) } ?? current
     }
 
     func upcoming(matchId: String, phase: MatchPhase, title: String, subtitle: String, statusText: String,

@@ -31,6 +31,8 @@ struct StatusLine {
                 parts.append(equation)
             } else if let target = chase.target, analysis.totals(InningsLedger.number(of: target.scoreboard)).runs >= target.runs {
                 parts.append("Target reached")
+            } else if let target = chase.target, analysis.isComplete(InningsLedger.number(of: target.scoreboard)) {
+                parts.append("Innings over")
             } else if let lead = lead() {
                 parts.append(lead)
             } else if let toss = toss() {
