@@ -32,6 +32,8 @@ let package = Package(
         .executable(name: "apns-sender", targets: ["APNsSender"]),
         .executable(name: "api", targets: ["API"]),
         .executable(name: "sightscreen", targets: ["Sightscreen"]),
+        .executable(name: "mock-apns", targets: ["MockAPNs"]),
+        .executable(name: "apns-bench", targets: ["APNsBench"]),
     ],
     targets: [
         // C bridges (pkg-config).
@@ -53,6 +55,9 @@ let package = Package(
         shared("CricsheetReplay", ["Cricket", "Contracts"]),
         shared("Detection", ["Cricket", "Contracts"]),
         shared("ClientCore", ["Contracts"]),
+        .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
+        shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
+        shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -61,6 +66,8 @@ let package = Package(
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
+        service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
+        .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         tests("RuntimeTests", ["Runtime"]),
@@ -73,5 +80,7 @@ let package = Package(
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["Detection", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
+        tests("HTTP2Tests", ["HTTP2", "Runtime"]),
+        tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
     ]
 )

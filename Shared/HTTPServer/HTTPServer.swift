@@ -1,1 +1,108 @@
-// HTTPServer module.
+import Runtime
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd that answers requests with a `Router`.
+///
+/// libmicrohttpd's thread pool (epoll) parses requests and writes answers; each complete request is handed
+/// to the router on Swift's task pool while its connection is suspended, so slow handlers never block the
+/// event loop. Bodies larger than `maxBodyBytes` are answered 413 before they are read in full.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/health") { _ in .json(["status": "ok"]) }
+/// let server = HTTPServer(configuration: .init(port: 8080), router: router, logger: logger)
+/// try server.start()
+/// defer { server.stop() }
+/// ```
+public final class HTTPServer: Sendable {
+    private enum State {
+        case idle
+        case running(MHDDaemon, port: UInt16)
+        case stopped(port: UInt16)
+    }
+
+    /// The settings the server was created with.
+    public let configuration: HTTPServerConfiguration
+    private let core: ServerCore
+    private let state = Mutex(State.idle)
+
+    /// Creates a stopped server.
+    /// - Parameters:
+    ///   - configuration: address, limits and thread count.
+    ///   - router: the routes; copied, later changes to the caller's router have no effect.
+    ///   - logger: receives handler failures (without bodies) and libmicrohttpd warnings.
+    ///   - metrics: when given, receives `http_requests_total{method,route,status}` and
+    ///     `http_request_duration_seconds{method,route}`.
+    public init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(), router: Router, logger: Logger,
+        metrics: MetricsRegistry? = nil
+    ) {
+        self.configuration = configuration
+        self.core = ServerCore(
+            router: router, configuration: configuration, logger: logger, metrics: HTTPMetrics(registry: metrics))
+    }
+
+    /// Binds `host:port` and starts serving.
+    /// - Throws: `HTTPServerError` naming `host:port` when the address is invalid or in use, when the
+    ///   daemon cannot start, or when the server was already started.
+    public func start() throws(HTTPServerError) {
+        let host = configuration.host
+        try state.withLock { state throws(HTTPServerError) in
+            guard case .idle = state else {
+                throw HTTPServerError(
+                    kind: .invalidState, host: host, port: configuration.port, reason: "already started or stopped")
+            }
+            let backlog = Int32(clamping: min(4096, max(16, configuration.connectionLimit)))
+            let socket = try ListeningSocket.open(host: host, port: configuration.port, backlog: backlog)
+            let daemon = try MHDDaemon(core: core, listeningSocket: socket.fd, host: host, port: socket.port)
+            state = .running(daemon, port: socket.port)
+        }
+        core.logger.info("HTTP server listening", ["host": host, "port": String(port)])
+    }
+
+    /// The bound port: the kernel's choice when configured with 0. Before `start()` it is the configured
+    /// port; after `stop()` it is the port that was bound.
+    public var port: UInt16 {
+        state.withLock { state in
+            switch state {
+            case .idle: configuration.port
+            case .running(_, let port), .stopped(let port): port
+            }
+        }
+    }
+
+    /// Stops gracefully and blocks until done: stops accepting connections, lets in-flight requests finish
+    /// for up to `shutdownGracePeriod` (answers meanwhile carry `Connection: close`), answers the rest 503,
+    /// then stops libmicrohttpd. Idempotent; a concurrent second call returns at once.
+    ///
+    /// - Important: this blocks the calling thread; from async code call it off the cooperative pool
+    ///   or accept a short block.
+    public func stop() {
+        let daemon: MHDDaemon? = state.withLock { state in
+            switch state {
+            case .idle:
+                state = .stopped(port: configuration.port)
+                return nil
+            case .stopped:
+                return nil
+            case .running(let daemon, let port):
+                state = .stopped(port: port)
+                return daemon
+            }
+        }
+        guard let daemon else { return }
+        core.stopping.store(true, ordering: .relaxed)
+        daemon.quiesce()
+        let drained = core.waitForDrain(timeout: configuration.shutdownGracePeriod)
+        let forced = core.closeGate()
+        if !drained {
+            _ = core.waitForDrain(timeout: .seconds(2))
+        }
+        daemon.stop()
+        core.logger.info("HTTP server stopped", ["port": String(port), "forced": String(forced)])
+    }
+
+    deinit {
+        stop()
+    }
+}

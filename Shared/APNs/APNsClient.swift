@@ -1,0 +1,144 @@
+import Contracts
+import Foundation
+import HTTP2
+import Runtime
+
+/// Sends pushes to APNs over HTTP/2: one connection pool per environment (production, sandbox),
+/// one shared provider token, the reason → action mapping, retries with jittered back-off for
+/// `.retry` answers (within the push's expiration) and one JWT regeneration on ExpiredProviderToken.
+public final class APNsClient: Sendable {
+    public let configuration: APNsClientConfiguration
+    public let tokens: APNsTokenProvider
+    public let requests: APNsRequestFactory
+    private let production: HTTP2Client
+    private let sandbox: HTTP2Client
+    private let logger: Logger
+    private let metrics: MetricsRegistry?
+    private let latency: Histogram?
+    private let inFlight: Gauge?
+
+    /// Creates both pools (connections open on first use).
+    /// - Throws: `APNsError` for a bad refresh interval or key, `HTTP2Error.tls` for a bad CA file.
+    public init(configuration: APNsClientConfiguration, logger: Logger = Logger(label: "apns"), metrics: MetricsRegistry? = nil) throws {
+        self.configuration = configuration
+        self.tokens = try APNsTokenProvider(
+            teamID: configuration.teamID, keyID: configuration.keyID, key: configuration.signingKey,
+            clock: configuration.clock, refreshInterval: configuration.tokenRefreshInterval)
+        self.requests = APNsRequestFactory(bundleID: configuration.bundleID)
+        func pool(_ endpoint: APNsEndpoint) throws -> HTTP2Client {
+            try HTTP2Client(
+                configuration: HTTP2ClientConfiguration(
+                    host: endpoint.host, port: endpoint.port, serverName: endpoint.serverName, caFile: configuration.caFile,
+                    connections: configuration.connectionsPerHost, maxStreamsPerConnection: configuration.maxStreamsPerConnection,
+                    requestTimeout: configuration.requestTimeout),
+                logger: logger.child("http2"))
+        }
+        self.production = try pool(configuration.production)
+        self.sandbox = try pool(configuration.sandbox)
+        self.logger = logger
+        self.metrics = metrics
+        self.latency = metrics?.histogram("apns_send_seconds", help: "Time from first attempt to final APNs answer")
+        self.inFlight = metrics?.gauge("apns_in_flight", help: "Pushes waiting for an APNs answer")
+    }
+
+    /// The HTTP/2 statistics of one environment's pool.
+    public func statistics(for environment: APNsEnvironment) -> HTTP2ClientStatistics {
+        environment == .production ? production.statistics : sandbox.statistics
+    }
+
+    /// Closes every connection.
+    public func shutdown() {
+        production.shutdown()
+        sandbox.shutdown()
+    }
+
+    /// Sends one push and returns its final outcome (never throws).
+    /// - Parameters:
+    ///   - payload: the exact JSON body.
+    ///   - expiration: `apns-expiration` (Unix seconds); retries stop at this time too. nil: header
+    ///     omitted and retries bounded by `retry.maxAttempts` only.
+    ///   - apnsID: use `APNsID.derive(jobID:token:)` so replays reuse it.
+    public func send(
+        payload: [UInt8], target: PushTarget, kind: PushKind, priority: Int, expiration: Int64?, apnsID: String,
+        collapseID: String? = nil
+    ) async -> APNsOutcome {
+        let started = ContinuousClock.now
+        inFlight?.increment()
+        defer { inFlight?.decrement() }
+        let http = target.env == .production ? production : sandbox
+        var attempt = 0
+        var regenerated = false
+        while true {
+            attempt += 1
+            let authorization: String
+            do {
+                authorization = try tokens.authorization()
+            } catch {
+                return finish(APNsOutcome(
+                    target: target, action: .permanentFailure, status: nil, reason: nil, apnsID: apnsID, attempts: attempt,
+                    transportError: error.description), started)
+            }
+            let request = requests.request(
+                token: target.token, kind: kind, payload: payload, priority: priority, expiration: expiration,
+                apnsID: apnsID, collapseID: collapseID, authorization: authorization)
+            var outcome: APNsOutcome
+            do {
+                let response = try await http.send(request)
+                let (reason, timestamp) = Self.parseError(response)
+                outcome = APNsOutcome(
+                    target: target, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
+                    reason: reason, apnsID: apnsID, apnsTimestamp: timestamp, attempts: attempt)
+            } catch let error as HTTP2Error {
+                outcome = APNsOutcome(
+                    target: target, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
+                    apnsID: apnsID, attempts: attempt, transportError: error.description)
+            } catch {
+                outcome = APNsOutcome(
+                    target: target, action: .permanentFailure, status: nil, reason: nil, apnsID: apnsID, attempts: attempt,
+                    transportError: "\(error)")
+            }
+            switch outcome.action {
+            case .regenerateJWTAndRetry where !regenerated:
+                regenerated = true
+                let fresh = (try? tokens.tokenRejected(authorization: authorization)) ?? false
+                logger.warning("APNs rejected the provider token as expired", ["newTokenMinted": String(fresh)])
+                if fresh { continue }
+                return finish(outcome, started)
+            case .retry where attempt < configuration.retry.maxAttempts:
+                let delay = configuration.retry.delay(afterAttempt: attempt)
+                if let expiration, expiration > 0 {
+                    let retryAt = configuration.clock.now().timeIntervalSince1970 + Double(delay.components.seconds)
+                    if retryAt >= Double(expiration) { return finish(outcome, started) }
+                }
+                try? await Task.sleep(for: delay)
+                continue
+            default:
+                return finish(outcome, started)
+            }
+        }
+    }
+
+    private func finish(_ outcome: APNsOutcome, _ started: ContinuousClock.Instant) -> APNsOutcome {
+        var outcome = outcome
+        outcome.latency = ContinuousClock.now - started
+        latency?.observe(outcome.latency)
+        if let metrics {
+            metrics.counter(
+                "apns_pushes_total", help: "Pushes by final action and APNs reason",
+                labels: ["action": outcome.action.rawValue, "reason": outcome.reason?.rawValue ?? (outcome.status == 200 ? "" : "none")]
+            ).increment()
+        }
+        return outcome
+    }
+
+    /// Reads `{"reason":…, "timestamp":…}` from an error response.
+    static func parseError(_ response: HTTP2Response) -> (APNsReason?, Int64?) {
+        guard response.status != 200, !response.body.isEmpty else { return (nil, nil) }
+        struct Body: Decodable {
+            var reason: String?
+            var timestamp: Int64?
+        }
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(response.body)) else { return (nil, nil) }
+        return (body.reason.map(APNsReason.init(rawValue:)), body.timestamp)
+    }
+}

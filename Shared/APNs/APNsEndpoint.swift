@@ -1,0 +1,47 @@
+import Contracts
+
+/// Where pushes for one APNs environment go.
+public struct APNsEndpoint: Sendable, Equatable {
+    /// Address to connect to.
+    public var host: String
+    public var port: Int
+    /// TLS name to verify (and SNI); `host` unless overridden.
+    public var serverName: String
+
+    public init(host: String, port: Int = 443, serverName: String? = nil) {
+        self.host = host
+        self.port = port
+        self.serverName = serverName ?? host
+    }
+
+    /// api.push.apple.com:443
+    public static let production = APNsEndpoint(host: "api.push.apple.com")
+    /// api.sandbox.push.apple.com:443
+    public static let sandbox = APNsEndpoint(host: "api.sandbox.push.apple.com")
+
+    /// mock-apns (or anything) on loopback; its certificate covers 127.0.0.1 and localhost.
+    public static func local(port: Int) -> APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: port) }
+}
+
+/// Retries inside `APNsClient.send` for `.retry` answers: jittered exponential back-off, never past
+/// the push's expiration.
+public struct APNsRetryPolicy: Sendable, Equatable {
+    /// Total attempts including the first (1 = no retry).
+    public var maxAttempts: Int
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+
+    public init(maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5)) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// Delay before attempt `attempt + 1` (attempt ≥ 1): base·2^(attempt-1), capped, times 0.5…1.
+    public func delay(afterAttempt attempt: Int) -> Duration {
+        let base = Double(baseDelay.components.seconds) + Double(baseDelay.components.attoseconds) / 1e18
+        let cap = Double(maxDelay.components.seconds) + Double(maxDelay.components.attoseconds) / 1e18
+        let seconds = min(cap, base * Double(1 << min(attempt - 1, 20))) * Double.random(in: 0.5...1.0)
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

@@ -1,0 +1,37 @@
+import Contracts
+
+/// The final answer for one push to one target (after the client's own retries).
+public struct APNsOutcome: Sendable, Equatable {
+    public var target: PushTarget
+    /// What to do now: `.delivered`, `.tokenInvalid`, `.permanentFailure`, or `.retry` /
+    /// `.regenerateJWTAndRetry` when the client's own retries ran out.
+    public var action: APNsAction
+    /// HTTP status, nil when no answer arrived.
+    public var status: Int?
+    public var reason: APNsReason?
+    /// The `apns-id` sent (echoed by APNs).
+    public var apnsID: String
+    /// With 410: when APNs learned the token was invalid, Unix epoch milliseconds.
+    public var apnsTimestamp: Int64?
+    /// Requests sent for this push.
+    public var attempts: Int
+    /// Transport error text when there was no answer.
+    public var transportError: String?
+    /// Time from the first attempt to the final answer.
+    public var latency: Duration
+
+    public init(
+        target: PushTarget, action: APNsAction, status: Int?, reason: APNsReason?, apnsID: String,
+        apnsTimestamp: Int64? = nil, attempts: Int, transportError: String? = nil, latency: Duration = .zero
+    ) {
+        self.target = target
+        self.action = action
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.apnsTimestamp = apnsTimestamp
+        self.attempts = attempts
+        self.transportError = transportError
+        self.latency = latency
+    }
+}

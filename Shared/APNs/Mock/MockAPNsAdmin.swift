@@ -1,0 +1,94 @@
+import Foundation
+import HTTP2
+import Synchronization
+
+/// A weak, lock-protected reference to the mock's HTTP/2 server (the request handler needs it and
+/// the server owns the handler).
+final class LockedServer: Sendable {
+    private struct Weak: @unchecked Sendable {
+        // Thread safety: only read and written under `reference`'s lock.
+        weak var server: HTTP2Server?
+    }
+    private let reference = Mutex(Weak())
+
+    func set(_ server: HTTP2Server) { reference.withLock { $0.server = server } }
+    var value: HTTP2Server? { reference.withLock { $0.server } }
+}
+
+/// The control API, served on the push listener under `/mock/` (no JWT needed):
+/// - `GET /mock/counters` → `MockAPNsCounters`
+/// - `POST /mock/unregistered` `{"token": "…", "timestamp": ms?}` → later pushes to it get 410
+/// - `GET /mock/faults`, `POST /mock/faults` `MockAPNsFaults` JSON (missing fields = off)
+/// - `GET /mock/deliveries?token=…` → recorded `MockAPNsDelivery` list (all when no token)
+/// - `POST /mock/reset` → clears everything
+enum MockAPNsAdmin {
+    static func handle(_ request: HTTP2ServerRequest, state: MockAPNsState, server: LockedServer) -> HTTP2ServerResponse {
+        let parts = request.path.split(separator: "?", maxSplits: 1)
+        let path = String(parts.first ?? "")
+        let query = parts.count > 1 ? String(parts[1]) : ""
+        switch (request.method, path) {
+        case ("GET", "/mock/counters"):
+            return json(counters(state: state, server: server))
+        case ("POST", "/mock/unregistered"):
+            struct Body: Decodable {
+                var token: String
+                var timestamp: Int64?
+            }
+            guard let body = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
+                return error(400, "expected {\"token\": \"…\"}")
+            }
+            state.markUnregistered(body.token, since: body.timestamp ?? Int64(Date().timeIntervalSince1970 * 1000))
+            return HTTP2ServerResponse(status: 204)
+        case ("GET", "/mock/faults"):
+            return json(state.faults)
+        case ("POST", "/mock/faults"):
+            guard let faults = try? JSONDecoder().decode(MockAPNsFaults.self, from: Data(request.body)) else {
+                return error(400, "expected a faults object")
+            }
+            apply(faults, state: state, server: server)
+            return json(faults)
+        case ("GET", "/mock/deliveries"):
+            let token = query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst(6)) }
+            return json(state.deliveries(token: token))
+        case ("POST", "/mock/reset"):
+            apply(MockAPNsFaults(), state: state, server: server, reset: true)
+            return HTTP2ServerResponse(status: 204)
+        default:
+            return error(404, "unknown control path \(path)")
+        }
+    }
+
+    static func apply(_ faults: MockAPNsFaults, state: MockAPNsState, server: LockedServer, reset: Bool = false) {
+        if reset { state.reset() }
+        state.setFaults(faults)
+        server.value?.setGoAwayAfterStreams(faults.goAwayAfterStreams)
+        if let streams = faults.maxConcurrentStreams { server.value?.setMaxConcurrentStreams(streams) }
+    }
+
+    static func counters(state: MockAPNsState, server: LockedServer) -> MockAPNsCounters {
+        let (accepted, rejected) = state.counts()
+        let http = server.value
+        return MockAPNsCounters(
+            accepted: accepted, rejected: rejected, connections: http?.connectionsAccepted ?? 0, streams: http?.streamsOpened ?? 0,
+            goAwaysSent: http?.goAwaysSent ?? 0, peakConcurrentStreams: http?.peakConcurrentStreams ?? 0)
+    }
+
+    private static func json(_ value: some Encodable) -> HTTP2ServerResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = (try? encoder.encode(value)).map { Array($0) } ?? Array("null".utf8)
+        return HTTP2ServerResponse(status: 200, headers: [HTTP2Header("content-type", "application/json")], body: body)
+    }
+
+    private static func error(_ status: Int, _ message: String) -> HTTP2ServerResponse {
+        json(["error": message]).with(status: status)
+    }
+}
+
+extension HTTP2ServerResponse {
+    func with(status: Int) -> HTTP2ServerResponse {
+        var copy = self
+        copy.status = status
+        return copy
+    }
+}

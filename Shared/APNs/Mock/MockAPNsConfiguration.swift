@@ -1,0 +1,120 @@
+import Runtime
+
+/// How mock-apns listens and what it accepts.
+public struct MockAPNsConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    public var certificateFile: String
+    public var privateKeyFile: String
+    /// Team id every token must carry (`iss`).
+    public var teamID: String
+    /// Verification keys by key id (`kid`); public or private halves.
+    public var keys: [String: APNsSigningKey]
+    /// Bundle id; accepted topics are it and `<bundleID>.push-type.liveactivity`.
+    public var bundleID: String
+    public var maxConcurrentStreams: Int
+    public var threads: Int
+    /// Check the Live Activity `aps` fields of each payload.
+    public var validatePayloads: Bool
+    /// Keep accepted pushes in memory for `deliveries(token:)` (at most `maxRecorded`).
+    public var recordDeliveries: Bool
+    public var maxRecorded: Int
+    /// Also append each accepted push as a JSON line to this file.
+    public var deliveryLogFile: String?
+    /// The mock's idea of now (token age, 410 timestamps).
+    public var clock: any WallClock
+    public var faults: MockAPNsFaults
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, certificateFile: String, privateKeyFile: String, teamID: String,
+        keys: [String: APNsSigningKey], bundleID: String, maxConcurrentStreams: Int = 1000, threads: Int = 1,
+        validatePayloads: Bool = true, recordDeliveries: Bool = true, maxRecorded: Int = 1_000_000,
+        deliveryLogFile: String? = nil, clock: any WallClock = SystemWallClock(), faults: MockAPNsFaults = MockAPNsFaults()
+    ) {
+        self.host = host
+        self.port = port
+        self.certificateFile = certificateFile
+        self.privateKeyFile = privateKeyFile
+        self.teamID = teamID
+        self.keys = keys
+        self.bundleID = bundleID
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.threads = threads
+        self.validatePayloads = validatePayloads
+        self.recordDeliveries = recordDeliveries
+        self.maxRecorded = maxRecorded
+        self.deliveryLogFile = deliveryLogFile
+        self.clock = clock
+        self.faults = faults
+    }
+}
+
+/// Fault injection, changeable at run time (`POST /mock/faults` or `MockAPNsServer.setFaults`).
+public struct MockAPNsFaults: Codable, Sendable, Equatable {
+    /// Share of valid pushes answered 429 TooManyRequests (0…1).
+    public var tooManyRequestsRate: Double
+    /// Share of valid pushes answered 500 InternalServerError (0…1).
+    public var internalErrorRate: Double
+    /// Share of valid pushes answered 503 ServiceUnavailable (0…1).
+    public var serviceUnavailableRate: Double
+    /// GOAWAY on each connection after this many streams (nil: never).
+    public var goAwayAfterStreams: Int?
+    /// Added to every answer, milliseconds.
+    public var latencyMilliseconds: Int
+    /// New SETTINGS_MAX_CONCURRENT_STREAMS for every connection (nil: unchanged).
+    public var maxConcurrentStreams: Int?
+
+    public init(
+        tooManyRequestsRate: Double = 0, internalErrorRate: Double = 0, serviceUnavailableRate: Double = 0,
+        goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil
+    ) {
+        self.tooManyRequestsRate = tooManyRequestsRate
+        self.internalErrorRate = internalErrorRate
+        self.serviceUnavailableRate = serviceUnavailableRate
+        self.goAwayAfterStreams = goAwayAfterStreams
+        self.latencyMilliseconds = latencyMilliseconds
+        self.maxConcurrentStreams = maxConcurrentStreams
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tooManyRequestsRate, internalErrorRate, serviceUnavailableRate, goAwayAfterStreams, latencyMilliseconds
+        case maxConcurrentStreams
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        tooManyRequestsRate = try container.decodeIfPresent(Double.self, forKey: .tooManyRequestsRate) ?? 0
+        internalErrorRate = try container.decodeIfPresent(Double.self, forKey: .internalErrorRate) ?? 0
+        serviceUnavailableRate = try container.decodeIfPresent(Double.self, forKey: .serviceUnavailableRate) ?? 0
+        goAwayAfterStreams = try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams)
+        latencyMilliseconds = try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0
+        maxConcurrentStreams = try container.decodeIfPresent(Int.self, forKey: .maxConcurrentStreams)
+    }
+}
+
+/// One accepted push as recorded by the mock (and written to the JSON-lines log).
+public struct MockAPNsDelivery: Codable, Sendable, Equatable {
+    public var apnsID: String
+    public var token: String
+    public var topic: String
+    public var pushType: String
+    public var priority: Int
+    public var expiration: Int64?
+    public var collapseID: String?
+    public var payload: String
+    /// Mock clock, Unix milliseconds.
+    public var receivedAt: Int64
+    public var connectionID: Int
+}
+
+/// The mock's counters.
+public struct MockAPNsCounters: Codable, Sendable, Equatable {
+    public var accepted: Int
+    /// Rejections by reason string.
+    public var rejected: [String: Int]
+    public var connections: Int
+    public var streams: Int
+    public var goAwaysSent: Int
+    public var peakConcurrentStreams: Int
+}

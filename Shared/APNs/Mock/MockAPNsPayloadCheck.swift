@@ -1,0 +1,68 @@
+import Foundation
+
+/// Checks an APNs JSON body the way a Live Activity needs it: an `aps` object; for push type
+/// `liveactivity` a numeric `timestamp`, `event` start/update/end, a `content-state` object,
+/// numeric `dismissal-date` / `stale-date` / `relevance-score` when present, and for `start`
+/// `attributes-type` (string) and `attributes` (object). Returns a problem description or nil.
+enum MockAPNsPayloadCheck {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private struct Body: Decodable {
+        var problem: String?
+
+        init(from decoder: any Decoder) throws {
+            let root = try decoder.container(keyedBy: AnyKey.self)
+            let apsKey = AnyKey(stringValue: "aps")
+            guard root.contains(apsKey) else {
+                problem = "no aps object"
+                return
+            }
+            guard let aps = try? root.nestedContainer(keyedBy: AnyKey.self, forKey: apsKey) else {
+                problem = "aps is not an object"
+                return
+            }
+            let liveActivity = decoder.userInfo[Body.liveActivityKey] as? Bool ?? false
+            problem = liveActivity ? Body.checkLiveActivity(aps) : nil
+        }
+
+        static let liveActivityKey = CodingUserInfoKey(rawValue: "liveActivity")!
+
+        static func checkLiveActivity(_ aps: KeyedDecodingContainer<AnyKey>) -> String? {
+            func key(_ name: String) -> AnyKey { AnyKey(stringValue: name) }
+            func isNumber(_ name: String) -> Bool { (try? aps.decode(Double.self, forKey: key(name))) != nil }
+            func isObject(_ name: String) -> Bool { (try? aps.nestedContainer(keyedBy: AnyKey.self, forKey: key(name))) != nil }
+            guard aps.contains(key("timestamp")), isNumber("timestamp") else { return "aps.timestamp must be a number" }
+            guard let event = try? aps.decode(String.self, forKey: key("event")), ["start", "update", "end"].contains(event) else {
+                return "aps.event must be start, update or end"
+            }
+            guard isObject("content-state") else { return "aps.content-state must be an object" }
+            for name in ["dismissal-date", "stale-date", "relevance-score"] where aps.contains(key(name)) && !isNumber(name) {
+                return "aps.\(name) must be a number"
+            }
+            if aps.contains(key("dismissal-date")) && event != "end" { return "aps.dismissal-date is only for end" }
+            if event == "start" {
+                guard (try? aps.decode(String.self, forKey: key("attributes-type"))) != nil else {
+                    return "start needs aps.attributes-type"
+                }
+                guard isObject("attributes") else { return "start needs an aps.attributes object" }
+            }
+            return nil
+        }
+    }
+
+    /// nil when fine, otherwise what is wrong.
+    static func problem(in payload: [UInt8], liveActivity: Bool) -> String? {
+        let decoder = JSONDecoder()
+        decoder.userInfo[Body.liveActivityKey] = liveActivity
+        do {
+            return try decoder.decode(Body.self, from: Data(payload)).problem
+        } catch {
+            return "payload is not a JSON object"
+        }
+    }
+}

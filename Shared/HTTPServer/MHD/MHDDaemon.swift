@@ -1,0 +1,76 @@
+import CMicroHTTPD
+import Runtime
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one owner of a running `MHD_Daemon` and its listening socket.
+///
+/// `@unchecked Sendable`: the daemon pointer is only touched by `quiesce()` and `stop()`, which
+/// `HTTPServer` calls from the one thread that removed this object from its locked state; `deinit`
+/// runs after that thread drops the last reference.
+final class MHDDaemon: @unchecked Sendable {
+    private var daemon: OpaquePointer?
+    /// The listening socket once it was taken back by `MHD_quiesce_daemon` (we must close it).
+    private var quiescedSocket: Int32 = -1
+    /// Kept alive while the daemon can call back into it (passed unretained as `cls`).
+    let core: ServerCore
+
+    /// Starts libmicrohttpd on the already listening socket `fd` (which it then owns).
+    init(core: ServerCore, listeningSocket fd: Int32, host: String, port: UInt16) throws(HTTPServerError) {
+        self.core = core
+        let configuration = core.configuration
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
+            | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
+        let cls = Unmanaged.passUnretained(core).toOpaque()
+        let clsArgument = OpaquePointer(cls)
+        let timeoutSeconds = max(1, configuration.connectionTimeout.components.seconds)
+        func function<F>(_ pointer: F) -> OpaquePointer { unsafeBitCast(pointer, to: OpaquePointer.self) }
+        let arguments: [any CVarArg] = [
+            // The logger must come first so that option-parsing messages reach it too.
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, function(MHDCallbacks.log), clsArgument,
+            MHD_OPTION.LISTEN_SOCKET.rawValue, fd,
+            MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(clamping: max(1, configuration.threadCount)),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(clamping: max(1, configuration.connectionLimit)),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(clamping: timeoutSeconds),
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, function(MHDCallbacks.uriLog), clsArgument,
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, function(MHDCallbacks.notifyCompleted), clsArgument,
+            MHD_OPTION.END.rawValue,
+        ]
+        let started = withVaList(arguments) { list in
+            MHD_start_daemon_va(flags, 0, nil, nil, MHDCallbacks.access, cls, list)
+        }
+        guard let started else {
+            // libmicrohttpd may or may not have closed `fd` on this path; leaking one descriptor on a
+            // failed start is safer than a double close.
+            let reason = core.lastDaemonMessage.withLock { $0 } ?? "MHD_start_daemon failed"
+            throw HTTPServerError(kind: .daemonStartFailed, host: host, port: port, reason: reason)
+        }
+        daemon = started
+    }
+
+    /// Stops accepting new connections; existing ones keep being served.
+    func quiesce() {
+        guard let daemon, quiescedSocket < 0 else { return }
+        quiescedSocket = MHD_quiesce_daemon(daemon)
+    }
+
+    /// Stops the daemon (joining its threads) and closes the socket. Every suspended connection must have
+    /// been resumed before (see `ServerCore.closeGate`).
+    func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        MHD_stop_daemon(daemon)
+        if quiescedSocket >= 0 {
+            close(quiescedSocket)
+            quiescedSocket = -1
+        }
+    }
+
+    deinit {
+        stop()
+    }
+}

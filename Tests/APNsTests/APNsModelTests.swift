@@ -1,0 +1,91 @@
+import APNs
+import Contracts
+import Testing
+
+@Suite struct APNsModelTests {
+    @Test func everyReasonRoundTripsAndUnknownIsKept() {
+        for reason in APNsReason.allKnown {
+            #expect(APNsReason(rawValue: reason.rawValue) == reason)
+        }
+        #expect(APNsReason.allKnown.count == 32)
+        #expect(APNsReason(rawValue: "SomethingNew") == .unknown("SomethingNew"))
+        #expect(APNsReason.unregistered.status == 410)
+        #expect(APNsReason.payloadTooLarge.status == 413)
+        #expect(APNsReason.expiredProviderToken.status == 403)
+    }
+
+    @Test(arguments: [
+        (200, nil, APNsAction.delivered),
+        (410, APNsReason.unregistered, .tokenInvalid),
+        (410, .expiredToken, .tokenInvalid),
+        (400, .badDeviceToken, .tokenInvalid),
+        (429, .tooManyRequests, .retry),
+        (429, .tooManyProviderTokenUpdates, .retry),
+        (500, .internalServerError, .retry),
+        (503, .serviceUnavailable, .retry),
+        (503, .shutdown, .retry),
+        (403, .expiredProviderToken, .regenerateJWTAndRetry),
+        (413, .payloadTooLarge, .permanentFailure),
+        (400, .badTopic, .permanentFailure),
+        (400, .badPriority, .permanentFailure),
+        (403, .invalidProviderToken, .permanentFailure),
+        (400, .unknown("PayloadInvalid"), .permanentFailure),
+        (502, .unknown("BadGateway"), .retry),
+    ] as [(Int, APNsReason?, APNsAction)])
+    func reasonsMapToActions(status: Int, reason: APNsReason?, action: APNsAction) {
+        #expect(APNsAction.classify(status: status, reason: reason) == action)
+    }
+
+    @Test func noAnswerMeansRetry() {
+        #expect(APNsAction.classify(status: nil, reason: nil) == .retry)
+    }
+
+    @Test func apnsIDIsADeterministicVersion5UUID() {
+        let id = APNsID.derive(jobID: "job-1", token: "abcd")
+        #expect(id == APNsID.derive(jobID: "job-1", token: "abcd"))
+        #expect(id != APNsID.derive(jobID: "job-1", token: "abce"))
+        #expect(id != APNsID.derive(jobID: "job-2", token: "abcd"))
+        #expect(APNsID.isValid(id))
+        #expect(id == id.lowercased())
+        let characters = Array(id)
+        #expect(characters[14] == "5")
+        #expect("89ab".contains(characters[19]))
+        #expect(!APNsID.isValid("not-a-uuid"))
+    }
+
+    @Test func liveActivityRequestHeaders() {
+        let factory = APNsRequestFactory(bundleID: "com.example.app")
+        let request = factory.request(
+            token: "ab12", kind: .liveActivityUpdate, payload: [1], priority: 5, expiration: 1_800_000_000,
+            apnsID: "id", collapseID: "c1", authorization: "bearer x")
+        #expect(request.method == "POST")
+        #expect(request.path == "/3/device/ab12")
+        let headers = Dictionary(uniqueKeysWithValues: request.headers.map { ($0.name, $0.value) })
+        #expect(headers["apns-push-type"] == "liveactivity")
+        #expect(headers["apns-topic"] == "com.example.app.push-type.liveactivity")
+        #expect(headers["apns-priority"] == "5")
+        #expect(headers["apns-expiration"] == "1800000000")
+        #expect(headers["apns-id"] == "id")
+        #expect(headers["apns-collapse-id"] == "c1")
+        #expect(headers["authorization"] == "bearer x")
+        let alert = factory.request(token: "ab", kind: .alert, payload: [1], priority: 10, expiration: nil, apnsID: "i", authorization: "b")
+        #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-push-type", "alert")))
+        #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-topic", "com.example.app")))
+        #expect(!alert.headers.contains { $0.name == "apns-expiration" || $0.name == "apns-collapse-id" })
+    }
+
+    @Test func endpointsDefaultToApple() {
+        #expect(APNsEndpoint.production.host == "api.push.apple.com")
+        #expect(APNsEndpoint.sandbox.host == "api.sandbox.push.apple.com")
+        #expect(APNsEndpoint.production.port == 443)
+        #expect(APNsEndpoint.local(port: 2197).host == "127.0.0.1")
+    }
+}
+
+import HTTP2
+
+enum HTTP2HeaderMatch {
+    static func value(_ name: String, _ value: String) -> (HTTP2Header) -> Bool {
+        { $0.name == name && $0.value == value }
+    }
+}

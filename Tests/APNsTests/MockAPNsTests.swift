@@ -1,0 +1,233 @@
+import APNs
+import Contracts
+import Foundation
+import HTTP2
+import Runtime
+import Testing
+
+/// The real client against the in-process mock over TLS on 127.0.0.1.
+@Suite(.timeLimit(.minutes(2))) struct MockAPNsTests {
+    @Test func validPushesOfEveryKindAreAcceptedAndRecorded() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let cases: [(PushKind, [UInt8], APNsEnvironment)] = [
+            (.liveActivityUpdate, Fixtures.update, .production), (.liveActivityEnd, Fixtures.end, .sandbox),
+            (.liveActivityStart, Fixtures.start, .production), (.alert, Fixtures.alert, .production),
+        ]
+        for (kind, payload, env) in cases {
+            let target = Fixtures.target(Fixtures.token(length: kind == .alert ? 64 : 160), env: env)
+            let apnsID = APNsID.derive(jobID: "j-\(kind.rawValue)", token: target.token)
+            let outcome = await client.send(
+                payload: payload, target: target, kind: kind, priority: kind == .alert ? 10 : 5,
+                expiration: Fixtures.now + 600, apnsID: apnsID, collapseID: "score")
+            #expect(outcome.action == .delivered, "\(kind): \(outcome)")
+            #expect(outcome.status == 200)
+            let recorded = mock.deliveries(token: target.token)
+            #expect(recorded.count == 1)
+            #expect(recorded.first?.apnsID == apnsID)
+            #expect(recorded.first?.payload == String(decoding: payload, as: UTF8.self))
+            #expect(recorded.first?.pushType == (kind == .alert ? "alert" : "liveactivity"))
+        }
+        #expect(mock.counters.accepted == 4)
+    }
+
+    @Test func unregisteredTokenIsTokenInvalidWithMillisecondTimestamp() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let target = Fixtures.target()
+        mock.markUnregistered(target.token, timestamp: 1_800_000_000_123)
+        let outcome = await client.send(
+            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "j", token: target.token))
+        #expect(outcome.action == .tokenInvalid)
+        #expect(outcome.status == 410)
+        #expect(outcome.reason == .unregistered)
+        #expect(outcome.apnsTimestamp == 1_800_000_000_123)
+        #expect(outcome.attempts == 1)
+    }
+
+    @Test func rejectionsMapToTheirActions() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let wrongBundle = try Fixtures.client(port: mock.port, bundleID: "com.other.app")
+        defer { wrongBundle.shutdown() }
+        let wrongKey = try Fixtures.client(port: mock.port, key: Fixtures.otherKey)
+        defer { wrongKey.shutdown() }
+        func send(_ client: APNsClient, token: String = Fixtures.token(), payload: [UInt8] = Fixtures.update, priority: Int = 5) async -> APNsOutcome {
+            await client.send(
+                payload: payload, target: Fixtures.target(token), kind: .liveActivityUpdate, priority: priority,
+                expiration: Fixtures.now + 60, apnsID: APNsID.derive(jobID: "r", token: token))
+        }
+        let badToken = await send(client, token: "abc")
+        #expect(badToken.action == .tokenInvalid && badToken.reason == .badDeviceToken && badToken.status == 400)
+        let tooLarge = await send(client, payload: Array(#"{"aps":{"timestamp":1,"event":"update","content-state":{"x":"\#(String(repeating: "a", count: 5000))"}}}"#.utf8))
+        #expect(tooLarge.action == .permanentFailure && tooLarge.reason == .payloadTooLarge && tooLarge.status == 413)
+        let badTopic = await send(wrongBundle)
+        #expect(badTopic.action == .permanentFailure && badTopic.reason == .badTopic)
+        let badPriority = await send(client, priority: 7)
+        #expect(badPriority.action == .permanentFailure && badPriority.reason == .badPriority)
+        let badSignature = await send(wrongKey)
+        #expect(badSignature.action == .permanentFailure && badSignature.reason == .invalidProviderToken && badSignature.status == 403)
+        let noContentState = await send(client, payload: Array(#"{"aps":{"timestamp":1,"event":"update"}}"#.utf8))
+        #expect(noContentState.action == .permanentFailure && noContentState.reason == .unknown("PayloadInvalid"))
+        let stringTimestamp = await send(client, payload: Array(#"{"aps":{"timestamp":"1","event":"update","content-state":{}}}"#.utf8))
+        #expect(stringTimestamp.reason == .unknown("PayloadInvalid"))
+        let startWithoutAttributes = await send(client, payload: Array(#"{"aps":{"timestamp":1,"event":"start","content-state":{}}}"#.utf8))
+        #expect(startWithoutAttributes.reason == .unknown("PayloadInvalid"))
+        let empty = await send(client, payload: [])
+        #expect(empty.reason == .payloadEmpty)
+        let rejected = mock.counters.rejected
+        #expect(rejected["BadDeviceToken"] == 1 && rejected["PayloadTooLarge"] == 1 && rejected["BadTopic"] == 1)
+        #expect(mock.counters.accepted == 0)
+    }
+
+    @Test(arguments: [
+        (MockAPNsFaults(tooManyRequestsRate: 1), APNsReason.tooManyRequests, 429),
+        (MockAPNsFaults(internalErrorRate: 1), .internalServerError, 500),
+        (MockAPNsFaults(serviceUnavailableRate: 1), .serviceUnavailable, 503),
+    ])
+    func retryableFaultsAreRetriedThenReportedAsRetry(faults: MockAPNsFaults, reason: APNsReason, status: Int) async throws {
+        let mock = try Fixtures.mock(faults: faults)
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let target = Fixtures.target()
+        let outcome = await client.send(
+            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "f", token: target.token))
+        #expect(outcome.action == .retry)
+        #expect(outcome.reason == reason)
+        #expect(outcome.status == status)
+        #expect(outcome.attempts == 3)
+        #expect(mock.counters.rejected[reason.rawValue] == 3)
+    }
+
+    @Test func retriesStopAtTheExpiration() async throws {
+        let mock = try Fixtures.mock(faults: MockAPNsFaults(tooManyRequestsRate: 1))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port, retry: APNsRetryPolicy(maxAttempts: 10, baseDelay: .seconds(2), maxDelay: .seconds(4)))
+        defer { client.shutdown() }
+        let target = Fixtures.target()
+        let outcome = await client.send(
+            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5,
+            expiration: Int64(Date().timeIntervalSince1970) + 1, apnsID: APNsID.derive(jobID: "e", token: target.token))
+        #expect(outcome.action == .retry)
+        #expect(outcome.attempts == 1)
+    }
+
+    @Test func transientFaultsAreRetriedUntilDelivered() async throws {
+        let mock = try Fixtures.mock(faults: MockAPNsFaults(tooManyRequestsRate: 0.3, internalErrorRate: 0.1))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port, retry: APNsRetryPolicy(maxAttempts: 20, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
+        defer { client.shutdown() }
+        let outcomes = await client.send(job: Fixtures.job(targets: (0..<200).map { _ in Fixtures.target() }))
+        #expect(outcomes.allSatisfy { $0.action == .delivered })
+        #expect(outcomes.contains { $0.attempts > 1 })
+        #expect(mock.counters.accepted == 200)
+    }
+
+    @Test func expiredProviderTokenIsRegeneratedAndTheSendRetried() async throws {
+        let start = Date()
+        let clientClock = ManualWallClock(start)
+        let mockClock = ManualWallClock(start)
+        let mock = try Fixtures.mock(clock: mockClock)
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port, clock: clientClock)
+        defer { client.shutdown() }
+        let target = Fixtures.target()
+        let first = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "a", token: target.token))
+        #expect(first.action == .delivered)
+        // APNs' clock says the token is older than an hour; ours says 25 minutes (skew): regenerate.
+        mockClock.advance(by: 61 * 60)
+        clientClock.advance(by: 25 * 60)
+        let second = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "b", token: target.token))
+        #expect(second.action == .delivered)
+        #expect(second.attempts == 2)
+        #expect(client.tokens.mintedCount == 2)
+        #expect(mock.counters.rejected["ExpiredProviderToken"] == 1)
+        // Rejected again within 20 minutes of the new token: no minting, reported to the caller.
+        mockClock.advance(by: 60 * 60)
+        let third = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "c", token: target.token))
+        #expect(third.action == .regenerateJWTAndRetry)
+        #expect(third.reason == .expiredProviderToken)
+        #expect(client.tokens.mintedCount == 2)
+    }
+
+    @Test func goAwayInTheMiddleOfAJobLosesNothing() async throws {
+        let mock = try Fixtures.mock(maxConcurrentStreams: 100, faults: MockAPNsFaults(goAwayAfterStreams: 40, latencyMilliseconds: 1))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let job = Fixtures.job(targets: (0..<1000).map { _ in Fixtures.target() })
+        let outcomes = await client.send(job: job)
+        #expect(outcomes.count == 1000)
+        #expect(outcomes.allSatisfy { $0.action == .delivered })
+        #expect(zip(outcomes, job.targets).allSatisfy { $0.target == $1 })
+        let counters = mock.counters
+        #expect(counters.goAwaysSent >= 20)
+        #expect(counters.accepted == 1000)
+        let delivered = Set(mock.deliveries().map(\.token))
+        #expect(delivered == Set(job.targets.map(\.token)))
+        #expect(client.statistics(for: .production).requestsRequeued > 0)
+    }
+
+    @Test func maxConcurrentStreamsIsRespected() async throws {
+        let mock = try Fixtures.mock(maxConcurrentStreams: 3, faults: MockAPNsFaults(latencyMilliseconds: 2))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port, connections: 1)
+        defer { client.shutdown() }
+        let outcomes = await client.send(job: Fixtures.job(targets: (0..<100).map { _ in Fixtures.target() }))
+        #expect(outcomes.allSatisfy { $0.action == .delivered })
+        #expect(mock.counters.peakConcurrentStreams == 3)
+        #expect(client.statistics(for: .production).peakStreamsPerConnection == 3)
+    }
+
+    @Test func replayedJobReusesTheSameApnsIDs() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let job = Fixtures.job(targets: (0..<5).map { _ in Fixtures.target() })
+        let first = await client.send(job: job)
+        let second = await client.send(job: job)
+        #expect(first.map(\.apnsID) == second.map(\.apnsID))
+        for target in job.targets {
+            let ids = mock.deliveries(token: target.token).map(\.apnsID)
+            #expect(ids.count == 2 && ids[0] == ids[1])
+        }
+    }
+
+    @Test func controlAPIAndDeliveryLogWork() async throws {
+        let logFile = NSTemporaryDirectory() + "mock-apns-\(UUID().uuidString).jsonl"
+        let mock = try Fixtures.mock(logFile: logFile)
+        let http = try HTTP2Client(configuration: HTTP2ClientConfiguration(
+            host: "127.0.0.1", port: mock.port, caFile: Fixtures.certificate.certificateFile, connections: 1))
+        defer { http.shutdown() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let gone = Fixtures.target()
+        let marked = try await http.send(HTTP2Request(method: "POST", path: "/mock/unregistered", body: Array(#"{"token":"\#(gone.token)"}"#.utf8)))
+        #expect(marked.status == 204)
+        let ok = Fixtures.target()
+        #expect(await client.send(payload: Fixtures.update, target: ok, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: ok.token)).action == .delivered)
+        #expect(await client.send(payload: Fixtures.update, target: gone, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: gone.token)).action == .tokenInvalid)
+        let counters = try JSONDecoder().decode(MockAPNsCounters.self, from: Data(try await http.send(HTTP2Request(method: "GET", path: "/mock/counters")).body))
+        #expect(counters.accepted == 1 && counters.rejected["Unregistered"] == 1)
+        let deliveries = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await http.send(HTTP2Request(method: "GET", path: "/mock/deliveries?token=\(ok.token)")).body))
+        #expect(deliveries.count == 1 && deliveries[0].token == ok.token)
+        let faults = try await http.send(HTTP2Request(method: "POST", path: "/mock/faults", body: Array(#"{"tooManyRequestsRate":1}"#.utf8)))
+        #expect(faults.status == 200)
+        #expect(mock.faults.tooManyRequestsRate == 1)
+        #expect(try await http.send(HTTP2Request(method: "POST", path: "/mock/reset")).status == 204)
+        #expect(mock.counters.accepted == 0 && mock.faults == MockAPNsFaults())
+        mock.stop()
+        let lines = try String(contentsOfFile: logFile, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(ok.token) == true)
+        try? FileManager.default.removeItem(atPath: logFile)
+    }
+}
