@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "sightscreen", targets: ["Sightscreen"]),
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
+        .executable(name: "detector-bench", targets: ["DetectorBench"]),
     ],
     targets: [
         // C bridges (pkg-config).
@@ -68,6 +69,8 @@ let package = Package(
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
+        .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
+                          path: "Benchmarks/DetectorBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         tests("RuntimeTests", ["Runtime"]),

@@ -51,9 +51,9 @@ public struct BallFacts: Sendable, Equatable {
 
     public init(_ score: SportMonksScore) {
         teamRuns = score.teamRuns
-        isWide = score.isWide
+        isWide = Self.contains(score.name, "wide")
         isNoBall = score.isNoBall
-        isLegal = score.isLegalDelivery
+        isLegal = score.ball && score.noball == 0 && !isWide
         facedByBatter = !isWide
         let penalty = Self.penaltyRuns(in: score.name)
         batRuns = isWide ? 0 : max(0, score.runs - score.noballRuns - penalty)
@@ -68,9 +68,29 @@ public struct BallFacts: Sendable, Equatable {
 
     /// Penalty runs named in a score name ("1 Run + 5 Penalty Runs" → 5); SportMonks folds them into `runs`.
     static func penaltyRuns(in name: String) -> Int {
-        guard let range = name.range(of: "Penalty", options: .caseInsensitive) else { return 0 }
+        guard contains(name, "penalty"), let range = name.range(of: "Penalty", options: .caseInsensitive) else { return 0 }
         let before = name[..<range.lowerBound].split(separator: "+").last ?? ""
         return Int(before.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
+    }
+
+    /// ASCII case-insensitive substring test on UTF-8 (the Foundation localized search is far slower, and
+    /// this runs for every ball of every snapshot). Same answer as `SportMonksScore.isWide` for ASCII names.
+    static func contains(_ text: String, _ lowercaseNeedle: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: lowercaseNeedle.utf8Start, count: lowercaseNeedle.utf8CodeUnitCount)
+        var text = text
+        return text.withUTF8 { haystack in
+            guard haystack.count >= needle.count else { return false }
+            for start in 0...(haystack.count - needle.count) {
+                var matched = true
+                for offset in 0..<needle.count {
+                    var byte = haystack[start + offset]
+                    if byte >= 65 && byte <= 90 { byte += 32 }
+                    if byte != needle[offset] { matched = false; break }
+                }
+                if matched { return true }
+            }
+            return false
+        }
     }
 
     /// True when the wicket is credited to the bowler.
