@@ -44,7 +44,7 @@ import Testing
 
     @Test func missingOrMistypedFieldsNameThePath() throws {
         var object = String(decoding: try MessageCodec.encode(Self.job), as: UTF8.self)
-        object = object.replacingOccurrences(of: #""userId":"u1","#, with: "")
+        object = object.replacingOccurrences(of: #","userId":"u1""#, with: "")
         #expect(throws: MessageDecodeError.invalidField(topic: "push.jobs", path: "targets[0].userId", reason: "missing")) {
             try MessageCodec.decode(PushJob.self, from: Array(object.utf8))
         }
