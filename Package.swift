@@ -62,7 +62,7 @@ let package = Package(
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -82,6 +82,8 @@ let package = Package(
         tests("ContractsTests", ["Contracts"]),
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["Detection", "CricsheetReplay", "Cricket", "Contracts"]),
+        tests("DetectorServiceTests", ["Detector", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
+                                       "Schema", "Runtime"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
