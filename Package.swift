@@ -35,6 +35,7 @@ let package = Package(
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
+        .executable(name: "detector-bench", targets: ["DetectorBench"]),
     ],
     targets: [
         // C bridges (pkg-config).
@@ -54,6 +55,7 @@ let package = Package(
         shared("Schema", ["Postgres"]),
         shared("Cricket", ["Contracts"]),
         shared("CricsheetReplay", ["Cricket", "Contracts"]),
+        shared("Detection", ["Cricket", "Contracts"]),
         shared("ClientCore", ["Contracts"]),
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
@@ -62,7 +64,7 @@ let package = Package(
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
-        service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
@@ -70,6 +72,8 @@ let package = Package(
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
+        .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
+                          path: "Benchmarks/DetectorBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         tests("RuntimeTests", ["Runtime"]),
@@ -80,6 +84,9 @@ let package = Package(
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
+        tests("DetectionTests", ["Detection", "CricsheetReplay", "Cricket", "Contracts"]),
+        tests("DetectorServiceTests", ["Detector", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
+                                       "Schema", "Runtime"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
