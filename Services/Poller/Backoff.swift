@@ -1,0 +1,25 @@
+/// Exponential backoff with "equal jitter": after the n-th consecutive failure the poller waits
+/// `min(maximum, initial · 2^(n-1)) · (0.5 + 0.5 · r)` with r in [0, 1) from the injected random source.
+struct Backoff: Sendable {
+    var initial: Duration = .seconds(1)
+    var maximum: Duration = .seconds(60)
+
+    /// The wait after `failures` consecutive failures (≥ 1), for a random draw `r` in [0, 1).
+    func delay(afterFailures failures: Int, random r: Double) -> Duration {
+        let exponent = min(max(0, failures - 1), 30)
+        let base = min(maximum, initial * (1 << exponent))
+        let factor = 0.5 + 0.5 * min(max(r, 0), 1)
+        return base * factor
+    }
+}
+
+/// Waits; injected so tests can record the waits instead of sleeping.
+protocol Sleeper: Sendable {
+    /// Suspends for `duration`; throws `CancellationError` when cancelled.
+    func sleep(for duration: Duration) async throws
+}
+
+/// The real sleeper (`Task.sleep`).
+struct TaskSleeper: Sleeper {
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
