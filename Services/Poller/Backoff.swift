@@ -1,5 +1,6 @@
 /// Exponential backoff with "equal jitter": after the n-th consecutive failure the poller waits
-/// `min(maximum, initial · 2^(n-1)) · (0.5 + 0.5 · r)` with r in [0, 1) from the injected random source.
+/// `min(maximum, initial · 2^(n-1)) · (0.5 + 0.5 · r)` with r in [0, 1) from the injected random source,
+/// rounded to whole milliseconds.
 struct Backoff: Sendable {
     var initial: Duration = .seconds(1)
     var maximum: Duration = .seconds(60)
@@ -9,7 +10,9 @@ struct Backoff: Sendable {
         let exponent = min(max(0, failures - 1), 30)
         let base = min(maximum, initial * (1 << exponent))
         let factor = 0.5 + 0.5 * min(max(r, 0), 1)
-        return base * factor
+        let (seconds, attoseconds) = base.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000_000)
+        return .milliseconds(Int64((milliseconds * factor).rounded()))
     }
 }
 

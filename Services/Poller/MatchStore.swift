@@ -23,12 +23,12 @@ struct MatchStore: Sendable {
     func recordPublished(_ row: Row, hash: String, at now: Date) async throws {
         try await database.execute(
             """
-            INSERT INTO matches (match_id, starts_at, status, is_live, card, feed_hash, feed_published_at, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, feed_hash, feed_published_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $6)
             ON CONFLICT (match_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, status = EXCLUDED.status,
                 is_live = EXCLUDED.is_live, card = EXCLUDED.card, feed_hash = EXCLUDED.feed_hash,
                 feed_published_at = EXCLUDED.feed_published_at, updated_at = EXCLUDED.updated_at
-            """, try parameters(row, now) + [hash, now])
+            """, try parameters(row, now) + [hash])
     }
 
     /// Writes a schedule entry; a row that already says the same is left alone.

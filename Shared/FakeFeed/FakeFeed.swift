@@ -138,11 +138,15 @@ public final class FakeFeed: Sendable {
 
     // MARK: - Control
 
-    /// Starts match `id` live now from the beginning (or from where it stands, if it already started).
+    /// Starts match `id` live now from the beginning (a running or paused match that has not ended goes on from
+    /// where it stands).
     public func start(_ id: Int) throws(ControlError) {
         try mutate(id) { match, now, speed in
-            let step = match.mode == .idle || match.mode == .scheduled && now < match.startsAt
-                ? 0 : match.step(at: now, speed: speed)
+            var step = match.step(at: now, speed: speed)
+            switch match.mode {
+            case .running, .paused: if step > match.lastIndex { step = 0 }
+            case .scheduled, .idle: step = 0
+            }
             if step == 0 { match.startsAt = now }
             match.mode = .running(anchor: now, anchorStep: step)
         }

@@ -28,6 +28,16 @@ public struct FeedFault: Sendable, Codable, Equatable {
     /// Only requests to this endpoint ("livescores", "fixtures" or "fixture"); nil for any.
     public var endpoint: String?
 
+    enum CodingKeys: String, CodingKey { case kind, count, retryAfter, endpoint }
+
+    /// Decodes an admin request; `count` defaults to 1.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(Kind.self, forKey: .kind), count: try c.decodeIfPresent(Int.self, forKey: .count) ?? 1,
+                  retryAfter: try c.decodeIfPresent(Int.self, forKey: .retryAfter),
+                  endpoint: try c.decodeIfPresent(String.self, forKey: .endpoint))
+    }
+
     public init(kind: Kind, count: Int = 1, retryAfter: Int? = nil, endpoint: String? = nil) {
         self.kind = kind
         self.count = count
