@@ -80,7 +80,7 @@ struct FakeSportmonksOptions {
             case "--start-hour": options.feed.startHourUTC = try integer(flag, 0...23)
             case "--api-token": options.feed.apiToken = try value(flag)
             case "--admin-token": options.feed.adminToken = try value(flag)
-            case "--id-offset": options.feed.idOffset = try integer(flag, 0...1_000_000_000_000)
+            case "--id-offset": options.feed.idOffset = try integer(flag, 0...1_000_000_000_000_000)
             case "--break-steps": options.feed.breakSteps = try integer(flag, 1...10_000)
             case "--linger-steps": options.feed.lingerSteps = try integer(flag, 0...100_000)
             default: throw UsageError(description: "unknown option \(flag) (see --help)")

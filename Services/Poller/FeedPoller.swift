@@ -55,7 +55,10 @@ actor FeedPoller {
             switch try await process(item) {
             case .published(let id): report.published += 1; seen.insert(id)
             case .unchanged(let id): report.unchanged += 1; seen.insert(id)
-            case .rejected: report.rejected += 1
+            case .rejected(let id):
+                report.rejected += 1
+                // Still listed, just unreadable this time: not a drop-out.
+                if let id { seen.insert(id) }
             }
         }
         var stillListed = seen
@@ -83,7 +86,7 @@ actor FeedPoller {
         return report
     }
 
-    enum Outcome { case published(Int), unchanged(Int), rejected }
+    enum Outcome { case published(Int), unchanged(Int), rejected(Int?) }
 
     /// Publishes `item` if it changed since the last publication.
     private func process(_ item: JSONValue) async throws -> Outcome {
@@ -93,9 +96,9 @@ actor FeedPoller {
             fixture = try JSONDecoder().decode(SportMonksFixture.self, from: fingerprint.canonical)
         } catch {
             metrics.error("invalid_fixture")
-            let id = item["id"].flatMap { if case .int(let id) = $0 { String(id) } else { nil } } ?? "?"
-            logger.warning("fixture rejected", ["match_id": id, "error": String(describing: error)])
-            return .rejected
+            let id = item["id"].flatMap { if case .int(let id) = $0 { id } else { nil } }
+            logger.warning("fixture rejected", ["match_id": id.map(String.init) ?? "?", "error": String(describing: error)])
+            return .rejected(id)
         }
         let id = fixture.id
         if hashes[id] == nil {

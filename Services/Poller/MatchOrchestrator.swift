@@ -68,7 +68,11 @@ struct MatchOrchestrator: Sendable {
                 let restarts = max(0, previous.attempts - 1)
                 guard restarts < settings.maxStartAttempts else { report.exhausted += 1; continue }
                 let wait = settings.retryBackoff * (1 << min(restarts, 20))
-                guard now >= previous.updatedAt.addingTimeInterval(wait.seconds) else { report.waiting += 1; continue }
+                // 1 ms slack: PostgreSQL keeps microseconds, so a stored updated_at may round up past `now`.
+                guard now.addingTimeInterval(0.001) >= previous.updatedAt.addingTimeInterval(wait.seconds) else {
+                    report.waiting += 1
+                    continue
+                }
             }
             due.append(candidate)
         }

@@ -98,7 +98,7 @@ import Testing
         let (database, schema) = try await PollerTestSupport.database()
         let producer = try PollerTestSupport.producer()
         let matchId = String(PollerTestSupport.uniqueOffset() + 42)
-        let clock = ManualWallClock(Date())
+        let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 0.000_000_7))
         let card = MatchCard(matchId: matchId, startsAt: Int64(clock.now().timeIntervalSince1970), status: "1st Innings", phase: .live,
                              title: "India vs Australia", subtitle: "1st T20I", home: .init(name: "India", abbr: "IND", score: "45/1 (5)", logoUrl: nil),
                              away: .init(name: "Australia", abbr: "AUS", score: "", logoUrl: nil), statusText: "1st Innings")
@@ -126,9 +126,9 @@ import Testing
         }
         for (restart, wait) in [(1, 60.0), (2, 120.0)] {
             try await endWithTokenInvalid()
-            clock.advance(by: wait - 1)
+            clock.advance(by: wait - 0.01)
             #expect(try await orchestrator.runOnce() == .init(waiting: 1), "re-start \(restart) waits for its backoff")
-            clock.advance(by: 1)
+            clock.advance(by: 0.01)
             #expect(try await orchestrator.runOnce() == .init(restarted: 1), "re-start \(restart)")
             #expect(try await orchestrator.runOnce() == .init())
         }
