@@ -62,7 +62,7 @@ let package = Package(
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
+        service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
@@ -80,5 +80,6 @@ let package = Package(
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
+        tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     ]
 )
