@@ -60,9 +60,8 @@ public enum ServiceHost {
         OperationsRoutes.install(on: &router, service: name, readiness: context.readiness, metrics: metrics)
         routes(&router, context)
         let configuration = HTTPServerConfiguration(host: options.httpHost, port: options.httpPort)
-        let server: HTTPServer
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger.child("http"), metrics: metrics)
         do {
-            server = try HTTPServer(configuration: configuration, router: router, logger: logger.child("http"), metrics: metrics)
             try server.start()
         } catch {
             failStart(service: name, error)
