@@ -92,7 +92,10 @@ struct SenderConfiguration: Sendable {
             let port = try environment.port("\(prefix)_PORT", default: UInt16(fallback.port))
             return APNsEndpoint(host: host, port: Int(port))
         }
+        let teamID = try identifier("APNS_TEAM_ID")
+        let keyID = try identifier("APNS_KEY_ID")
         let keyPath = try environment.requiredString("APNS_KEY_PATH")
+        let bundleID = try identifier("APNS_BUNDLE_ID")
         let caFile = environment.raw("APNS_CA_FILE")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw .invalid(variable: "APNS_CA_FILE", value: caFile, expected: "a readable PEM file")
@@ -111,10 +114,7 @@ struct SenderConfiguration: Sendable {
             return value
         }
         self.init(
-            teamID: try identifier("APNS_TEAM_ID"),
-            keyID: try identifier("APNS_KEY_ID"),
-            keyPath: keyPath,
-            bundleID: try identifier("APNS_BUNDLE_ID"),
+            teamID: teamID, keyID: keyID, keyPath: keyPath, bundleID: bundleID,
             production: try endpoint("APNS_PRODUCTION", .production),
             sandbox: try endpoint("APNS_SANDBOX", .sandbox),
             caFile: caFile,

@@ -31,13 +31,13 @@ final class SenderService: Sendable {
         self.metrics = SenderMetrics(registry: metrics)
         self.readiness = readiness
         self.clock = clock
+        readiness.set("kafka", false)
     }
 
     /// Runs until `shutdown` fires (then drains) or the task is cancelled; closes the consumer,
     /// the producer and the APNs client before returning.
     /// - Throws: `KafkaError` when the consumer or producer cannot be created, or polling fails fatally.
     func run(shutdown: ShutdownSignal) async throws {
-        readiness.set("kafka", false)
         let tracker = CommitTracker()
         let consumer = try KafkaConsumer(
             configuration: consumerConfiguration(), logger: logger.child("kafka"),

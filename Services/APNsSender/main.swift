@@ -21,7 +21,6 @@ await ServiceHost.run(name: service, options: options, metrics: metrics) { conte
     let client = try configuration.makeClient(key: key, logger: context.logger, metrics: metrics, clock: SystemWallClock())
     // Mint the provider token once now: a key that cannot sign fails here, not on the first job.
     _ = try client.tokens.token()
-    context.readiness.set("apns_key", true)
     context.logger.info("configured", [
         "kafka": configuration.infrastructure.kafkaBrokers, "production": "\(configuration.production.host):\(configuration.production.port)",
         "sandbox": "\(configuration.sandbox.host):\(configuration.sandbox.port)", "teamId": configuration.teamID,
@@ -29,5 +28,6 @@ await ServiceHost.run(name: service, options: options, metrics: metrics) { conte
     ])
     let sender = SenderService(
         configuration: configuration, client: client, logger: context.logger, metrics: metrics, readiness: context.readiness)
+    context.readiness.set("apns_key", true)
     try await sender.run(shutdown: context.shutdown)
 }

@@ -127,7 +127,8 @@ import Testing
         let mock = try SenderFixtures.mock(faults: MockAPNsFaults(internalErrorRate: 1))
         let sender = try await SenderHarness.start(
             mock: mock, retry: APNsRetryPolicy(maxAttempts: 50, baseDelay: .milliseconds(300), maxDelay: .milliseconds(600)))
-        let expiring = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, expiresIn: 2)
+        try await sender.waitUntilReady()
+        let expiring = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, expiresIn: 3)
         let stale = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, expiresIn: -10)
         let started = ContinuousClock.now
         try await sender.produce([expiring, stale])
@@ -143,7 +144,7 @@ import Testing
         #expect(staleRecord.undelivered.count == 5)
         for target in stale.targets { #expect(mock.deliveries(token: target.token).isEmpty) }
         let attempts = mock.counters.rejected["InternalServerError"] ?? 0
-        #expect(attempts >= 5 && attempts < 5 * 10, "retried within 2 s, then stopped: \(attempts)")
+        #expect(attempts >= 10 && attempts < 5 * 12, "retried within 3 s, then stopped: \(attempts)")
         try await sender.waitForCommitted(2)
         try await sender.stop()
     }
@@ -211,7 +212,8 @@ import Testing
         #expect(dead.first?.job.jobId == tooBig.jobId)
         #expect(dead.first?.lastError.contains("4096") == true)
         #expect(rejected.first?.keyString == "job-from-the-future")
-        #expect(String(decoding: rejected.first?.value ?? [], as: UTF8.self).contains("unsupported_schema"))
+        let rejectedText = String(decoding: rejected.first?.value ?? [], as: UTF8.self)
+        #expect(rejectedText.contains("unsupported_schema"))
         #expect(mock.counters.accepted == 10)
         try await sender.stop()
     }

@@ -77,6 +77,11 @@ final class SenderHarness: Sendable {
         _ = try await producer.send(topic: configuration.jobsTopic, key: Array(key.utf8), value: bytes)
     }
 
+    /// Waits until the consumer joined the group (readiness "kafka").
+    func waitUntilReady(timeout: Duration = .seconds(20)) async throws {
+        try await SenderFixtures.waitUntil("the sender joined its group", timeout: timeout) { readiness.isReady }
+    }
+
     /// Committed next-offsets of the sender's group on the jobs topic.
     func committed() async throws -> [KafkaTopicPartition: Int64] {
         try await admin.committedOffsets(group: configuration.groupID, topics: [configuration.jobsTopic], timeout: .seconds(5))

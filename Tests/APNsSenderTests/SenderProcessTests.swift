@@ -28,7 +28,7 @@ import Testing
         init(environment: [String: String]) throws {
             port = try FreePort.pick()
             logFile = SenderFixtures.directory + "/sender-\(UUID().uuidString.prefix(8)).log"
-            FileManager.default.createFile(atPath: logFile, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             process.executableURL = try SenderProcessTests.executable("apns-sender")
             var env = ProcessInfo.processInfo.environment
             env.merge(environment) { _, new in new }
