@@ -92,6 +92,7 @@ struct SenderConfiguration: Sendable {
             let port = try environment.port("\(prefix)_PORT", default: UInt16(fallback.port))
             return APNsEndpoint(host: host, port: Int(port))
         }
+        let infrastructure = try InfrastructureOptions(environment)
         let teamID = try identifier("APNS_TEAM_ID")
         let keyID = try identifier("APNS_KEY_ID")
         let keyPath = try environment.requiredString("APNS_KEY_PATH")
@@ -131,7 +132,7 @@ struct SenderConfiguration: Sendable {
             deadTopic: try topic("APNS_SENDER_DEAD_TOPIC", .dead),
             lagInterval: try environment.milliseconds("APNS_SENDER_LAG_INTERVAL_MS", default: .seconds(5), in: 100...600_000),
             shutdownGrace: shutdownGrace,
-            infrastructure: try InfrastructureOptions(environment))
+            infrastructure: infrastructure)
     }
 
     /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.
