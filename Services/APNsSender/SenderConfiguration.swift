@@ -27,7 +27,8 @@ struct SenderConfiguration: Sendable {
     var maxStreams: Int
     /// `APNS_REQUEST_TIMEOUT_MS`: one request without an answer after this long is retried.
     var requestTimeout: Duration
-    /// `APNS_SENDER_MAX_JOBS`: jobs processed concurrently (each up to 1,000 targets).
+    /// `APNS_SENDER_MAX_JOBS`: jobs processed concurrently (each up to 1,000 targets; 4 keeps
+    /// 4,000 pushes queued for 2 × 1,000 streams at about 110 MB RSS).
     var maxInFlightJobs: Int
     /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
     /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
@@ -49,7 +50,7 @@ struct SenderConfiguration: Sendable {
     init(
         teamID: String, keyID: String, keyPath: String, bundleID: String, production: APNsEndpoint = .production,
         sandbox: APNsEndpoint = .sandbox, caFile: String? = nil, connections: Int = 2, maxStreams: Int = 1000,
-        requestTimeout: Duration = .seconds(10), maxInFlightJobs: Int = 16,
+        requestTimeout: Duration = .seconds(10), maxInFlightJobs: Int = 4,
         retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(200), maxDelay: .seconds(5)),
         groupID: String = "apns-sender", jobsTopic: String = Topic.pushJobs.name,
         tokenInvalidTopic: String = Topic.tokenInvalid.name, deadTopic: String = Topic.dead.name,
@@ -122,7 +123,7 @@ struct SenderConfiguration: Sendable {
             connections: try environment.int("APNS_CONNECTIONS", default: 2, in: 1...64),
             maxStreams: try environment.int("APNS_MAX_STREAMS", default: 1000, in: 1...10_000),
             requestTimeout: try environment.milliseconds("APNS_REQUEST_TIMEOUT_MS", default: .seconds(10), in: 100...300_000),
-            maxInFlightJobs: try environment.int("APNS_SENDER_MAX_JOBS", default: 16, in: 1...1024),
+            maxInFlightJobs: try environment.int("APNS_SENDER_MAX_JOBS", default: 4, in: 1...1024),
             retry: APNsRetryPolicy(
                 maxAttempts: try environment.int("APNS_RETRY_MAX_ATTEMPTS", default: 5, in: 1...50),
                 baseDelay: baseDelay, maxDelay: maxDelay),

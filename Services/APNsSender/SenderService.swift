@@ -9,6 +9,9 @@ import ServiceKit
 /// jobs concurrently, commit each partition's offsets in order once the jobs before them are
 /// final, refresh the lag gauge, and drain on shutdown (stop polling, let in-flight jobs finish
 /// within the grace period, commit, close).
+///
+/// Readiness conditions: `kafka` (the group assigned partitions), `accepting_jobs` (false while
+/// draining); main adds `apns_key` once the key has signed a provider token.
 final class SenderService: Sendable {
     let configuration: SenderConfiguration
     let client: APNsClient
@@ -32,6 +35,7 @@ final class SenderService: Sendable {
         self.readiness = readiness
         self.clock = clock
         readiness.set("kafka", false)
+        readiness.set("accepting_jobs", true)
     }
 
     /// Runs until `shutdown` fires (then drains) or the task is cancelled; closes the consumer,
@@ -79,7 +83,7 @@ final class SenderService: Sendable {
         }
 
         // Drain: no new jobs; in-flight ones finish within the grace period or are left behind.
-        readiness.set("draining", false)
+        readiness.set("accepting_jobs", false)
         logger.info("draining", ["inFlightJobs": String(jobs.count)])
         let drained = await jobs.wait(until: { $0.count == 0 }, timeout: configuration.shutdownGrace)
         if !drained {
