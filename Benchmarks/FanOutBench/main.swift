@@ -39,28 +39,28 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
 
 /// Runs off the main actor: a main-actor caller would hop executors on every streamed row.
 @concurrent func benchmark(rows: Int, skipInsert: Bool) async throws {
-let environment = ProcessInfo.processInfo.environment
-let databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen"
-let brokers = environment["KAFKA_BROKERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:19092"
-let logger = Logger(label: "fanout-bench", minimumLevel: .warning)
-let matchId = "bench-match"
-let topic = "fanout-bench"
-let schema = "fanout_bench"
-let state = UnifiedDisplayState(
-    matchId: matchId, matchDisplayState: .live, title: "India vs Australia", subtitle: "3rd ODI · Wankhede Stadium, Mumbai",
-    statusText: "India need 87 runs from 60 balls", compactLeading: .init(teamAbbr: "IND", score: "213/4"),
-    compactTrailing: .init(overs: "40.0", runRate: "5.33"), minimal: .init(text: "213/4"),
-    expanded: .init(batting: .init(abbr: "IND", name: "India", score: "213/4", overs: "40.0"),
-                    bowling: .init(abbr: "AUS", name: "Australia", score: "299/8", overs: "50.0"),
-                    batters: [.init(name: "Virat Kohli", score: "87 (80)", onStrike: true),
-                              .init(name: "KL Rahul", score: "34 (41)", onStrike: false)],
-                    bowler: .init(name: "Pat Cummins", figures: "2-41 (8.0)"), lastBalls: ["1", "4", "0", "W", "2", "6"],
-                    target: "Target 300", equation: "Need 87 off 60", runRate: "RR 5.33", requiredRate: "RRR 8.70"),
-    lockScreen: .init(headline: "IND 213/4 (40.0)", detail: "Kohli 87 (80) · Rahul 34 (41)", footer: "Need 87 off 60"),
-    resultLine: nil, updatedAt: 1_800_000_000)
-let event = MatchBusEvent(eventId: "\(matchId):1", matchId: matchId, seq: 1, emittedAt: 1_800_000_000_000, displayState: state,
-                          keyEvent: KeyEvent(kind: .wicket, priority: 10, alert: Alert(title: "Wicket!", body: "Smith c Kohli b Bumrah 45 (32)")),
-                          phase: .live)
+    let environment = ProcessInfo.processInfo.environment
+    let databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen"
+    let brokers = environment["KAFKA_BROKERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:19092"
+    let logger = Logger(label: "fanout-bench", minimumLevel: .warning)
+    let matchId = "bench-match"
+    let topic = "fanout-bench"
+    let schema = "fanout_bench"
+    let state = UnifiedDisplayState(
+        matchId: matchId, matchDisplayState: .live, title: "India vs Australia", subtitle: "3rd ODI · Wankhede Stadium, Mumbai",
+        statusText: "India need 87 runs from 60 balls", compactLeading: .init(teamAbbr: "IND", score: "213/4"),
+        compactTrailing: .init(overs: "40.0", runRate: "5.33"), minimal: .init(text: "213/4"),
+        expanded: .init(batting: .init(abbr: "IND", name: "India", score: "213/4", overs: "40.0"),
+                        bowling: .init(abbr: "AUS", name: "Australia", score: "299/8", overs: "50.0"),
+                        batters: [.init(name: "Virat Kohli", score: "87 (80)", onStrike: true),
+                                  .init(name: "KL Rahul", score: "34 (41)", onStrike: false)],
+                        bowler: .init(name: "Pat Cummins", figures: "2-41 (8.0)"), lastBalls: ["1", "4", "0", "W", "2", "6"],
+                        target: "Target 300", equation: "Need 87 off 60", runRate: "RR 5.33", requiredRate: "RRR 8.70"),
+        lockScreen: .init(headline: "IND 213/4 (40.0)", detail: "Kohli 87 (80) · Rahul 34 (41)", footer: "Need 87 off 60"),
+        resultLine: nil, updatedAt: 1_800_000_000)
+    let event = MatchBusEvent(eventId: "\(matchId):1", matchId: matchId, seq: 1, emittedAt: 1_800_000_000_000, displayState: state,
+                              keyEvent: KeyEvent(kind: .wicket, priority: 10, alert: Alert(title: "Wicket!", body: "Smith c Kohli b Bumrah 45 (32)")),
+                              phase: .live)
 
     try KafkaLibrary.requireMinimumVersion()
     let plan = try EventPushPlan(event: event, policy: PushPolicy())

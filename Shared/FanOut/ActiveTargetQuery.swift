@@ -3,8 +3,8 @@ import Postgres
 
 /// The SQL that lists a match's active Live Activity update tokens for fan-out, and its row decoder.
 ///
-/// Ordered by (user_id, device_id) — the order of the partial index `live_activities_fanout_idx`
-/// (migration 5), so the server reads the index in order instead of sorting — which makes the
+/// Ordered by (user_id, device_id) — the primary key's order within a match, so the server walks the
+/// primary key (and merge-joins `devices` on its primary key) instead of sorting — which makes the
 /// chunking, and so the job ids, the same every time the same rows are streamed. Every active row
 /// is a target (one per device: multi-device users get the push on each). The APNs environment comes
 /// from the device's row; a device without one is taken as production.
