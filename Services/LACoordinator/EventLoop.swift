@@ -25,19 +25,21 @@ struct EventLoop: Sendable {
         }
     }
 
+    /// Commits with up to 3 attempts. If it still fails (e.g. the partitions were revoked by a rebalance) the
+    /// batch is logged and left uncommitted: its new owner re-fans it out with the same job ids.
     private func commit(_ offsets: [KafkaTopicPartition: Int64]) async throws {
         var backoff: Duration = .milliseconds(100)
-        for attempt in 1...10 {
+        for attempt in 1...3 {
             do {
                 try await consumer.commit(offsets)
                 return
             } catch {
                 metrics.failure("commit")
                 logger.warning("commit failed: \(error)", ["event": "commit_retry", "attempt": String(attempt)])
-                if attempt == 10 { throw error }
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+                if attempt < 3 { try await Task.sleep(for: backoff) }
+                backoff = backoff * 4
             }
         }
+        logger.error("giving up committing a batch; it will be redelivered", ["event": "commit_failed"])
     }
 }
