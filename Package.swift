@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "sightscreen", targets: ["Sightscreen"]),
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
+        .executable(name: "fanout-bench", targets: ["FanOutBench"]),
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
     ],
@@ -52,6 +53,7 @@ let package = Package(
         shared("Postgres", ["CLibPQ", "Runtime"]),
         shared("ServiceKit", ["Runtime", "HTTPServer"]),
         shared("Contracts"),
+        shared("FanOut", ["Contracts", "Kafka", "Postgres", "Runtime"]),
         shared("Schema", ["Postgres"]),
         shared("Cricket", ["Contracts"]),
         shared("CricsheetReplay", ["Cricket", "Contracts"]),
@@ -65,7 +67,7 @@ let package = Package(
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
-        service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "FanOut", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
@@ -74,6 +76,8 @@ let package = Package(
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
                           path: "Benchmarks/DetectorBench"),
+        .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"],
+                          path: "Benchmarks/FanOutBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         tests("RuntimeTests", ["Runtime"]),
@@ -83,6 +87,7 @@ let package = Package(
         tests("ServiceKitTests", ["ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
+        tests("LACoordinatorTests", ["LACoordinator", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
         tests("CricsheetReplayTests", ["CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["Detection", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectorServiceTests", ["Detector", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",

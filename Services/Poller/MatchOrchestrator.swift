@@ -24,7 +24,7 @@ struct MatchOrchestrator: Sendable {
         /// `ORCHESTRATOR_RETRY_BACKOFF_MS`: wait before the first re-start (doubles each time).
         var retryBackoff: Duration = .seconds(60)
         /// `PUSH_SHARDS`: shard = stable hash(token) % shards, key "matchId:shard".
-        var shards = 16
+        var shards = PushSharding.defaultShards
         /// `PUSH_START_TTL_MS`: the job's APNs expiration after creation.
         var jobTTL: Duration = .seconds(300)
         /// Candidates handled per transaction.
@@ -163,7 +163,7 @@ struct MatchOrchestrator: Sendable {
             }
             let messages = try jobs.map { job, _ in
                 KafkaOutgoingMessage(topic: PushJob.topic.name, key: Array(PushJob.key(matchId: job.matchId,
-                    shard: Self.shard(job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
+                    shard: PushSharding.shard(token: job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
             }
             for result in await producer.sendAll(messages) {
                 if case .failure(let error) = result { throw error }
@@ -184,16 +184,6 @@ struct MatchOrchestrator: Sendable {
             expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
             targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],
             createdAt: Int64(now.timeIntervalSince1970 * 1000))
-    }
-
-    /// Stable shard of a token: FNV-1a (32-bit) of its UTF-8 bytes modulo `shards`.
-    static func shard(_ token: String, shards: Int) -> Int {
-        var hash: UInt32 = 0x811c_9dc5
-        for byte in token.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        return Int(hash % UInt32(max(1, shards)))
     }
 }
 

@@ -76,7 +76,7 @@ import Testing
             #expect(job.kind == .liveActivityStart && job.priority == 10)
             let target = try #require(job.targets.first)
             #expect(target.env == .sandbox)
-            #expect(key == PushJob.key(matchId: matchId, shard: MatchOrchestrator.shard(target.token, shards: 16)))
+            #expect(key == PushJob.key(matchId: matchId, shard: PushSharding.shard(token: target.token, shards: PushSharding.defaultShards)))
             #expect(job.jobId == "start:\(matchId):\(target.userId):\(target.deviceId):1")
             let payload = try JSONDecoder().decode(JSONValue.self, from: Data(job.payload.utf8))
             let aps = try #require(payload["aps"])

@@ -1,0 +1,82 @@
+import FanOut
+import Kafka
+import Postgres
+import Runtime
+
+/// The la-coordinator's wiring: one producer, a consumer per topic (each in its own group), the
+/// fan-out executor and the three loops (events, token-invalid, lag). `main.swift` and the tests build it.
+struct Coordinator: Sendable {
+    let configuration: CoordinatorConfiguration
+    let database: PostgresClient
+    let producer: KafkaProducer
+    let eventsConsumer: KafkaConsumer
+    let tokenInvalidConsumer: KafkaConsumer
+    let logger: Logger
+    let metrics: CoordinatorMetrics
+    let clock: any WallClock
+
+    /// Creates the Kafka clients (subscribing both consumers); opens no database connection yet.
+    init(configuration: CoordinatorConfiguration, database: PostgresClient, logger: Logger, registry: MetricsRegistry,
+         clock: any WallClock = SystemWallClock()) throws {
+        self.configuration = configuration
+        self.database = database
+        self.logger = logger
+        self.clock = clock
+        metrics = CoordinatorMetrics(registry: registry)
+        let infrastructure = configuration.infrastructure
+        var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "la-coordinator")
+        producerConfiguration.linger = .milliseconds(5)
+        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+        eventsConsumer = try KafkaConsumer(
+            configuration: Self.consumer(configuration, group: configuration.eventsGroup, topic: configuration.eventsTopic),
+            logger: logger.child("kafka"))
+        tokenInvalidConsumer = try KafkaConsumer(
+            configuration: Self.consumer(configuration, group: configuration.tokenInvalidGroup, topic: configuration.tokenInvalidTopic),
+            logger: logger.child("kafka"))
+    }
+
+    private static func consumer(_ configuration: CoordinatorConfiguration, group: String, topic: String) -> KafkaConsumerConfiguration {
+        var consumer = KafkaConsumerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
+                                                  clientId: "la-coordinator", groupId: group, topics: [topic])
+        consumer.sessionTimeout = configuration.infrastructure.kafkaSessionTimeout
+        consumer.heartbeatInterval = configuration.infrastructure.kafkaHeartbeatInterval
+        consumer.statisticsInterval = configuration.lagInterval
+        return consumer
+    }
+
+    var processor: EventBatchProcessor {
+        EventBatchProcessor(
+            executor: FanOutExecutor(database: database, producer: producer, settings: configuration.fanOut, clock: clock),
+            matchEnd: MatchEndWriter(database: database), policy: configuration.policy, logger: logger, metrics: metrics)
+    }
+
+    var tokenInvalidHandler: TokenInvalidHandler {
+        TokenInvalidHandler(database: database, logger: logger, metrics: metrics)
+    }
+
+    /// Runs the three loops until cancelled (or one fails), then closes the Kafka clients.
+    func run() async throws {
+        let events = EventLoop(consumer: eventsConsumer, processor: processor, maximumEvents: configuration.coalesceMaximumEvents,
+                               drainWait: configuration.coalesceWait, logger: logger, metrics: metrics)
+        let tokens = TokenInvalidLoop(consumer: tokenInvalidConsumer, handler: tokenInvalidHandler, logger: logger, metrics: metrics)
+        let lag = LagReporter(consumers: [eventsConsumer, tokenInvalidConsumer], metrics: metrics, interval: configuration.lagInterval)
+        let outcome: Result<Void, any Error>
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await events.run() }
+                group.addTask { try await tokens.run() }
+                group.addTask { await lag.run() }
+                try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        try? await eventsConsumer.close()
+        try? await tokenInvalidConsumer.close()
+        try? await producer.shutdown()
+        try outcome.get()
+    }
+}

@@ -1,0 +1,89 @@
+import Contracts
+import FanOut
+import Kafka
+import Runtime
+
+/// Handles one batch of `match.events` messages: decodes them, applies latest-wins, fans each kept
+/// event out (and ends the match's rows after an end event's jobs are acknowledged), and returns the
+/// offsets to commit for the whole batch — including skipped and unreadable messages.
+struct EventBatchProcessor: Sendable {
+    let executor: FanOutExecutor
+    let matchEnd: MatchEndWriter
+    let policy: PushPolicy
+    let logger: Logger
+    let metrics: CoordinatorMetrics
+    var maximumBackoff: Duration = .seconds(5)
+
+    /// Processes `messages` (in partition order as polled); returns the next offset per partition.
+    ///
+    /// A failing event is retried with a bounded backoff until it succeeds or the task is cancelled
+    /// (it is never skipped: that would lose a key event or an end). Events before it are not redone.
+    /// - Throws: `CancellationError` when cancelled mid-batch (nothing of the batch is committed then).
+    func process(_ messages: [KafkaMessage]) async throws -> [KafkaTopicPartition: Int64] {
+        var offsets: [KafkaTopicPartition: Int64] = [:]
+        var events: [MatchBusEvent] = []
+        for message in messages {
+            offsets[message.topicPartition] = max(offsets[message.topicPartition] ?? 0, message.offset + 1)
+            do {
+                events.append(try MessageCodec.decode(MatchBusEvent.self, from: message.value))
+            } catch {
+                metrics.badMessage(topic: message.topic, kind: error.kind)
+                logger.warning("skipping unreadable match event: \(error)", [
+                    "event": "bad_message", "partition": String(message.partition), "offset": String(message.offset),
+                ])
+            }
+        }
+        let keep = LatestWins.keep(events)
+        let dropped = keep.count(where: { !$0 })
+        if dropped > 0 { metrics.coalesced(dropped) }
+        for (event, kept) in zip(events, keep) where kept {
+            try await retrying(event) { try await handle(event) }
+        }
+        return offsets
+    }
+
+    /// Fans one event out; for an end event, then ends the match's rows.
+    func handle(_ event: MatchBusEvent) async throws {
+        let plan: EventPushPlan
+        do {
+            plan = try EventPushPlan(event: event, policy: policy)
+        } catch {
+            metrics.payloadUnsendable()
+            logger.error("no payload fits for event, skipping it: \(error)", ["event": "payload_unsendable", "event_id": event.eventId])
+            return
+        }
+        if plan.trimStep > 0 {
+            metrics.payloadTrimmed()
+            logger.warning("payload over 4,096 bytes, sent with a trimmed state",
+                           ["event": "payload_trimmed", "event_id": event.eventId, "step": String(plan.trimStep)])
+        }
+        let result = try await executor.fanOut(plan)
+        metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds)
+        metrics.processed(event.endsMatch ? "end" : plan.priority >= 10 ? "key" : "update")
+        if event.endsMatch {
+            let ended = try await matchEnd.endMatch(event.matchId)
+            metrics.rowsEnded("match_end", ended)
+        }
+        logger.debug("event fanned out", [
+            "event_id": event.eventId, "match_id": event.matchId, "jobs": String(result.jobs), "targets": String(result.targets),
+        ])
+    }
+
+    private func retrying(_ event: MatchBusEvent, _ work: () async throws -> Void) async throws {
+        var backoff: Duration = .milliseconds(100)
+        while true {
+            try Task.checkCancellation()
+            do {
+                try await work()
+                return
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                metrics.failure("fanout")
+                logger.error("fan-out failed, retrying: \(error)", ["event": "retry", "event_id": event.eventId])
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, maximumBackoff)
+            }
+        }
+    }
+}

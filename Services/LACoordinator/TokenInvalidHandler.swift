@@ -1,0 +1,103 @@
+import Contracts
+import Postgres
+import Runtime
+
+/// What a `push.token-invalid` message changed.
+enum TokenInvalidOutcome: String, Sendable, Equatable {
+    /// Rows (or a device token) were ended/cleared.
+    case ended
+    /// Nothing still held that token (rotated or already ended): nothing changed.
+    case stale
+    /// Unreadable or incomplete: logged and skipped.
+    case bad
+}
+
+/// Applies APNs' verdict that a token is dead, only where the database still holds that exact token.
+///
+/// - update token: the row (match, user, device) → ended/token_invalid if it is active with that
+///   update token (a rotated token is not ended). Without a matchId, any active row with that token
+///   of the device. The orchestrator later re-starts the follower (push-to-start).
+/// - push-to-start token: `devices.push_to_start_token` is cleared if it still equals the token,
+///   and the device's pending rows (of that match, or of every match without a matchId) → ended/
+///   token_invalid, so the orchestrator does not keep pushing to a dead token; it starts again once
+///   the app registers a new push-to-start token.
+/// - device token: `devices.push_token` is cleared if it still equals the token.
+struct TokenInvalidHandler: Sendable {
+    let database: PostgresClient
+    let logger: Logger
+    let metrics: CoordinatorMetrics
+
+    /// Decodes and applies one message. Database failures are thrown (the caller retries).
+    func handle(_ bytes: [UInt8]) async throws -> TokenInvalidOutcome {
+        let message: TokenInvalid
+        do {
+            message = try MessageCodec.decode(TokenInvalid.self, from: bytes)
+        } catch {
+            return bad(kind: error.kind, "\(error)")
+        }
+        guard !message.token.isEmpty, !message.userId.isEmpty, !message.deviceId.isEmpty else {
+            return bad(kind: "invalid_field", "token, userId and deviceId are required")
+        }
+        let changed: Int
+        switch message.tokenKind {
+        case .update: changed = try await endUpdateToken(message)
+        case .pushToStart: changed = try await endPushToStart(message)
+        case .device:
+            changed = try await database.execute(
+                "UPDATE devices SET push_token = NULL, updated_at = now() WHERE user_id = $1 AND device_id = $2 AND push_token = $3",
+                [message.userId, message.deviceId, message.token])
+        }
+        let outcome: TokenInvalidOutcome = changed > 0 ? .ended : .stale
+        metrics.tokenInvalid(outcome.rawValue)
+        logger.info("token invalid", [
+            "event": "token_invalid", "kind": message.tokenKind.rawValue, "outcome": outcome.rawValue,
+            "match_id": message.matchId ?? "", "user_id": message.userId, "device_id": message.deviceId, "reason": message.reason,
+        ])
+        return outcome
+    }
+
+    private func endUpdateToken(_ message: TokenInvalid) async throws -> Int {
+        let ended: Int
+        if let matchId = message.matchId {
+            ended = try await database.execute(
+                """
+                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
+                WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND update_token = $4 AND status = 'active'
+                """, [matchId, message.userId, message.deviceId, message.token])
+        } else {
+            ended = try await database.execute(
+                """
+                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
+                WHERE user_id = $1 AND device_id = $2 AND update_token = $3 AND status = 'active'
+                """, [message.userId, message.deviceId, message.token])
+        }
+        metrics.rowsEnded("token_invalid", ended)
+        return ended
+    }
+
+    private func endPushToStart(_ message: TokenInvalid) async throws -> Int {
+        try await database.withTransaction { connection in
+            let cleared = try await connection.query(
+                """
+                UPDATE devices SET push_to_start_token = NULL, updated_at = now()
+                WHERE user_id = $1 AND device_id = $2 AND push_to_start_token = $3
+                """, [message.userId, message.deviceId, message.token]).affectedRows
+            let ended = try await connection.query(
+                """
+                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
+                WHERE user_id = $1 AND device_id = $2 AND status = 'pending' AND ($3::text IS NULL OR match_id = $3)
+                  AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
+                                  AND d.push_to_start_token IS NOT NULL)
+                """, [message.userId, message.deviceId, message.matchId]).affectedRows
+            metrics.rowsEnded("token_invalid", ended)
+            return cleared + ended
+        }
+    }
+
+    private func bad(kind: String, _ reason: String) -> TokenInvalidOutcome {
+        metrics.badMessage(topic: TokenInvalid.topic.name, kind: kind)
+        metrics.tokenInvalid(TokenInvalidOutcome.bad.rawValue)
+        logger.warning("skipping unreadable token-invalid message: \(reason)", ["event": "bad_message"])
+        return .bad
+    }
+}

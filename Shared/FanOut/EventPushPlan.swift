@@ -1,0 +1,73 @@
+import Contracts
+
+/// Everything about one match event's pushes except the targets: built once per event, then stamped
+/// onto every job of the fan-out.
+///
+/// Deterministic: the same event gives the same payload bytes (timestamp = `emittedAt` in seconds,
+/// stale/dismissal dates from it) and the same job ids ("eventId:shard:chunk"), so a replay after a
+/// crash sends the same `apns-id`s (derived by apns-sender from jobId and token). Only `createdAt`
+/// and `expiration` depend on the clock.
+public struct EventPushPlan: Sendable, Equatable {
+    public let eventId: String
+    public let matchId: String
+    public let seq: Int64
+    /// liveactivity-end when the event ends the match, else liveactivity-update.
+    public let kind: PushKind
+    /// 10 for key events (priority ≥ 10) and end events, else 5.
+    public let priority: Int
+    public let relevanceScore: Double?
+    /// The exact APNs body (≤ 4,096 bytes).
+    public let payload: String
+    /// 0 when the payload fit as is; otherwise the trimming step (1, 2) that made it fit.
+    public let trimStep: Int
+    /// Seconds from job creation until `apns-expiration`.
+    public let expiresAfter: Int64
+
+    /// Builds the payload (trimming the state if it is over 4,096 bytes) and the push parameters.
+    /// - Throws: `LiveActivityPayloadError` when even the most trimmed payload does not fit or cannot be encoded.
+    public init(event: MatchBusEvent, policy: PushPolicy) throws(LiveActivityPayloadError) {
+        let payload = LiveActivityPayload.forEvent(event, staleAfter: policy.staleAfter, dismissAfter: policy.dismissAfter)
+        var text: String
+        var step = 0
+        do {
+            text = try payload.jsonString()
+        } catch .tooLarge(let matchId, let bytes, let limit) {
+            var lastError = LiveActivityPayloadError.tooLarge(matchId: matchId, bytes: bytes, limit: limit)
+            var fitted: String?
+            for index in PayloadTrimmer.steps.indices where fitted == nil {
+                do {
+                    fitted = try PayloadTrimmer.trimmed(payload, step: index).jsonString()
+                    step = index + 1
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let fitted else { throw lastError }
+            text = fitted
+        }
+        let isKey = (event.keyEvent?.priority ?? 0) >= 10
+        eventId = event.eventId
+        matchId = event.matchId
+        seq = event.seq
+        kind = event.endsMatch ? .liveActivityEnd : .liveActivityUpdate
+        priority = event.endsMatch || isKey ? 10 : 5
+        relevanceScore = payload.relevanceScore
+        self.payload = text
+        trimStep = step
+        expiresAfter = event.endsMatch ? policy.endExpiration : isKey ? policy.keyEventExpiration : policy.updateExpiration
+    }
+
+    /// "eventId:shard:chunk".
+    public func jobId(shard: Int, chunk: Int) -> String { "\(eventId):\(shard):\(chunk)" }
+
+    /// The Kafka key of a shard's jobs: "matchId:shard".
+    public func key(shard: Int) -> String { PushJob.key(matchId: matchId, shard: shard) }
+
+    /// The job for one planned chunk.
+    /// - Parameter nowMilliseconds: Unix epoch milliseconds (createdAt; expiration counts from it).
+    public func job(for chunk: PlannedChunk, nowMilliseconds: Int64) -> PushJob {
+        PushJob(jobId: jobId(shard: chunk.shard, chunk: chunk.chunk), kind: kind, matchId: matchId, seq: seq,
+                priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore,
+                payload: payload, targets: chunk.targets, createdAt: nowMilliseconds)
+    }
+}

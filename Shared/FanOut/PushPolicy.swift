@@ -1,0 +1,23 @@
+/// How long pushes live and how long activities stay, in seconds (la-coordinator configuration).
+public struct PushPolicy: Sendable, Equatable {
+    /// `apns-expiration` of a plain (priority 5) update, from when the job is made: a late score is
+    /// worthless once a newer one exists, so this is short.
+    public var updateExpiration: Int64
+    /// `apns-expiration` of a priority-10 key event (the alert is still worth delivering a while later).
+    public var keyEventExpiration: Int64
+    /// `apns-expiration` of an end push (it must arrive, or the activity lingers until stale).
+    public var endExpiration: Int64
+    /// `stale-date` = event time + this (the app ends stale activities after 30 minutes).
+    public var staleAfter: Int64
+    /// `dismissal-date` of an end push = event time + this.
+    public var dismissAfter: Int64
+
+    public init(updateExpiration: Int64 = 120, keyEventExpiration: Int64 = 900, endExpiration: Int64 = 3600,
+                staleAfter: Int64 = 1800, dismissAfter: Int64 = 3600) {
+        self.updateExpiration = updateExpiration
+        self.keyEventExpiration = keyEventExpiration
+        self.endExpiration = endExpiration
+        self.staleAfter = staleAfter
+        self.dismissAfter = dismissAfter
+    }
+}

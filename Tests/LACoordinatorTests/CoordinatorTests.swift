@@ -1,0 +1,103 @@
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Testing
+@testable import LACoordinator
+
+/// The whole service over real topics (start the servers with scripts/stack servers).
+@Suite("la-coordinator service")
+struct CoordinatorTests {
+    @Test("latest-wins over queued events: older plain updates dropped, the key event and the newest kept; bad message skipped; offsets committed; token-invalid loop ends a row")
+    func latestWinsAndTokenInvalid() async throws {
+        let database = try await TestSupport.database()
+        let eventsTopic = try await TestSupport.topic("la-events", partitions: 1)
+        let jobsTopic = try await TestSupport.topic("la-jobs-svc")
+        let invalidTopic = try await TestSupport.topic("la-invalid", partitions: 1)
+        let matchId = TestSupport.unique("lw")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 5)
+
+        // Queue everything before the service starts, so it arrives as one batch.
+        let producer = try TestSupport.producer()
+        var events = [
+            TestSupport.event(matchId: matchId, seq: 1), TestSupport.event(matchId: matchId, seq: 2, key: TestSupport.wicket),
+            TestSupport.event(matchId: matchId, seq: 3), TestSupport.event(matchId: matchId, seq: 4),
+        ].map { try! MessageCodec.encode($0) }
+        events.insert(Array("garbage".utf8), at: 2)
+        for value in events { _ = try await producer.send(topic: eventsTopic, key: Array(matchId.utf8), value: value) }
+        let victim = try await database.query(
+            "SELECT update_token FROM live_activities WHERE match_id = $1 AND user_id = 'u3' AND device_id = 'd1'", [matchId])
+        let victimToken = try #require(victim.first).decode(0, as: String.self)
+        _ = try await producer.send(topic: invalidTopic, key: Array(matchId.utf8), value: try MessageCodec.encode(
+            TokenInvalid(token: victimToken, tokenKind: .update, matchId: matchId, userId: "u3", deviceId: "d1", reason: "Unregistered",
+                         apnsTimestamp: nil)))
+
+        var configuration = CoordinatorConfiguration()
+        configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
+        configuration.eventsTopic = eventsTopic
+        configuration.tokenInvalidTopic = invalidTopic
+        configuration.eventsGroup = TestSupport.unique("la-events-group")
+        configuration.tokenInvalidGroup = TestSupport.unique("la-invalid-group")
+        configuration.fanOut.topic = jobsTopic
+        configuration.coalesceWait = .milliseconds(1500)
+        configuration.lagInterval = .seconds(1)
+        let registry = MetricsRegistry()
+        let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
+        let running = Task { try await coordinator.run() }
+
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.seq)).isSuperset(of: [2, 4]) }
+        #expect(Set(read.map(\.job.seq)) == [2, 4], "seq 1 and 3 were coalesced away")
+        #expect(read.filter { $0.job.seq == 2 }.allSatisfy { $0.job.priority == 10 })
+        // The token-invalid loop runs in parallel, so the victim's row may already be ended by then.
+        let newest = read.filter { $0.job.seq == 4 }.flatMap(\.job.targets).map(\.token)
+        #expect(Set(newest.filter { $0 != victimToken }).count == 14 && newest.count == Set(newest).count)
+
+        // The token-invalid loop ended exactly that row.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var status = ""
+        while ContinuousClock.now < deadline {
+            status = try await database.query(
+                "SELECT status FROM live_activities WHERE match_id = $1 AND user_id = 'u3' AND device_id = 'd1'", [matchId])
+                .first!.decode(0, as: String.self)
+            if status == "ended" { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(status == "ended")
+
+        // Every offset of the batch (5 messages) committed once the jobs were acknowledged.
+        let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: TestSupport.brokers), logger: TestSupport.quiet)
+        var committed: Int64?
+        while ContinuousClock.now < deadline {
+            committed = try await admin.committedOffsets(group: configuration.eventsGroup, topics: [eventsTopic])
+                .first { $0.key.partition == 0 }?.value
+            if committed == 5 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(committed == 5)
+        let metrics = registry.render()
+        #expect(metrics.contains("la_events_coalesced_total 2"))
+        #expect(metrics.contains(#"la_bad_messages_total{kind="malformed_json",topic="\#(eventsTopic)"} 1"#))
+        #expect(metrics.contains(#"la_events_processed_total{kind="key"} 1"#) && metrics.contains(#"la_events_processed_total{kind="update"} 1"#))
+        #expect(metrics.contains("la_fanout_seconds_count 2"))
+
+        running.cancel()
+        _ = try? await running.value
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+
+    @Test("configuration: defaults, environment values, and a clear error naming a bad variable")
+    func configuration() throws {
+        let defaults = try CoordinatorConfiguration(EnvironmentReader([:]))
+        #expect(defaults.eventsGroup == "la-coordinator" && defaults.tokenInvalidGroup == "la-coordinator-token-invalid")
+        #expect(defaults.fanOut.shards == PushSharding.defaultShards && defaults.fanOut.topic == Topic.pushJobs.name)
+        #expect(defaults.eventsTopic == Topic.matchEvents.name && defaults.tokenInvalidTopic == Topic.tokenInvalid.name)
+        let custom = try CoordinatorConfiguration(EnvironmentReader([
+            "PUSH_SHARDS": "16", "PUSH_EXPIRATION_SECONDS": "30", "END_PUSH_EXPIRATION_SECONDS": "7200", "LA_COALESCE_WAIT_MS": "5",
+        ]))
+        #expect(custom.fanOut.shards == 16 && custom.policy.updateExpiration == 30 && custom.policy.endExpiration == 7200)
+        #expect(custom.coalesceWait == .milliseconds(5))
+        #expect(throws: ConfigurationError.self) { try CoordinatorConfiguration(EnvironmentReader(["PUSH_SHARDS": "0"])) }
+    }
+}

@@ -1,0 +1,124 @@
+import Contracts
+import FanOut
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Testing
+@testable import LACoordinator
+
+/// Fan-out against the real PostgreSQL and Kafka (start them with scripts/stack servers).
+@Suite("fan-out with PostgreSQL and Kafka")
+struct FanOutIntegrationTests {
+    @Test("10,002 active rows (3 devices per user): each active token exactly once, pending/ended/other matches never; jobs ≤ 1,000 keyed by their shard; replay is identical")
+    func everyActiveTokenOnce() async throws {
+        let database = try await TestSupport.database()
+        let jobsTopic = try await TestSupport.topic("la-jobs")
+        let producer = try TestSupport.producer()
+        let matchId = TestSupport.unique("m")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 3_334)
+        // Pending and ended rows of the same match, with tokens, and active rows of another match.
+        try await database.execute(
+            """
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, end_reason)
+            SELECT $1, 'p' || i, 'd0', CASE WHEN i % 2 = 0 THEN 'pending' ELSE 'ended' END, 'dead' || md5(i::text),
+                   CASE WHEN i % 2 = 0 THEN NULL ELSE 'user_unfollow' END
+            FROM generate_series(0, 499) AS i
+            """, [matchId])
+        try await TestSupport.insertActive(database, matchId: matchId + "-other", users: 50, userPrefix: "o")
+        let expected = Set(try await database.query(
+            "SELECT update_token FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId]).map { try $0.decode(0, as: String.self) })
+        #expect(expected.count == 10_002)
+        let sandboxUsers = Set((0..<3_334).filter { $0 % 10 == 0 }.map { "u\($0)" })
+
+        let shards = 4
+        let executor = FanOutExecutor(database: database, producer: producer,
+                                      settings: FanOutSettings(topic: jobsTopic, shards: shards, fetchRows: 700, maximumInFlight: 3),
+                                      clock: ManualWallClock())
+        let plan = try EventPushPlan(event: TestSupport.event(matchId: matchId, seq: 42, key: TestSupport.wicket), policy: PushPolicy())
+        let first = try await executor.fanOut(plan)
+        #expect(first.targets == 10_002)
+
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { $0.reduce(0) { $0 + $1.job.targets.count } >= 10_002 }
+        #expect(read.count == first.jobs)
+        let tokens = read.flatMap { $0.job.targets.map(\.token) }
+        #expect(tokens.count == 10_002, "every active token exactly once")
+        #expect(Set(tokens) == expected, "exactly the active tokens of this match")
+        #expect(!tokens.contains { $0.hasPrefix("dead") })
+        for entry in read {
+            let job = entry.job
+            #expect(job.targets.count <= PushJob.maximumTargets && !job.targets.isEmpty)
+            let parts = entry.key.split(separator: ":")
+            let shard = Int(parts.last ?? "") ?? -1
+            #expect(entry.key == "\(matchId):\(shard)")
+            #expect(job.targets.allSatisfy { PushSharding.shard(token: $0.token, shards: shards) == shard })
+            #expect(job.jobId.hasPrefix("\(matchId):42:\(shard):"))
+            #expect(job.kind == .liveActivityUpdate && job.priority == 10 && job.payload == plan.payload && job.seq == 42)
+            #expect(job.targets.allSatisfy { $0.env == (sandboxUsers.contains($0.userId) ? .sandbox : .production) })
+        }
+        #expect(Set(read.map(\.job.jobId)).count == read.count)
+        // 3 devices of one user: all three get the push.
+        #expect(read.flatMap(\.job.targets).filter { $0.userId == "u7" }.count == 3)
+        // More than one chunk in a shard: chunks of 1,000 were cut.
+        #expect(read.contains { $0.job.targets.count == PushJob.maximumTargets })
+
+        // Replay: the same jobs (ids, payloads, targets) again.
+        let replay = try await executor.fanOut(plan)
+        #expect(replay.jobs == first.jobs && replay.targets == first.targets)
+        let both = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) {
+            $0.reduce(0) { $0 + $1.job.targets.count } >= 20_004
+        }
+        #expect(both.count == 2 * first.jobs)
+        let byId = Dictionary(grouping: both, by: \.job.jobId)
+        #expect(byId.count == first.jobs)
+        for (_, copies) in byId {
+            #expect(copies.count == 2)
+            if copies.count == 2 {
+                #expect(copies[0].job == copies[1].job && copies[0].key == copies[1].key)
+                #expect(PushJobEncoder.encode(copies[0].job) == PushJobEncoder.encode(copies[1].job))
+            }
+        }
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+
+    @Test("match end: end pushes with a dismissal-date to every active row, then every row of the match ended/match_end")
+    func matchEnd() async throws {
+        let database = try await TestSupport.database()
+        let jobsTopic = try await TestSupport.topic("la-jobs-end")
+        let producer = try TestSupport.producer()
+        let matchId = TestSupport.unique("end")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 10)
+        try await database.execute(
+            "INSERT INTO live_activities (match_id, user_id, device_id, status) VALUES ($1, 'pending-user', 'd0', 'pending')", [matchId])
+        try await TestSupport.insertActive(database, matchId: matchId + "-other", users: 2)
+        let registry = MetricsRegistry()
+        let processor = TestSupport.processor(database: database, producer: producer, jobsTopic: jobsTopic, registry: registry)
+
+        let end = TestSupport.event(matchId: matchId, seq: 99, key: KeyEvent(kind: .result, priority: 10, alert: Alert(title: "India won", body: "by 5 wickets")),
+                                    phase: .ended)
+        try await processor.handle(end)
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { $0.reduce(0) { $0 + $1.job.targets.count } >= 30 }
+        #expect(read.flatMap(\.job.targets).count == 30)
+        for entry in read {
+            #expect(entry.job.kind == .liveActivityEnd && entry.job.priority == 10)
+            let aps = (try JSONSerialization.jsonObject(with: Data(entry.job.payload.utf8)) as! [String: Any])["aps"] as! [String: Any]
+            #expect(aps["event"] as? String == "end")
+            #expect(aps["dismissal-date"] as? Int64 == end.emittedAt / 1000 + PushPolicy().dismissAfter)
+        }
+        let rows = try await database.query("SELECT status, end_reason, count(*)::int AS n FROM live_activities WHERE match_id = $1 GROUP BY 1, 2", [matchId])
+        #expect(rows.count == 1)
+        #expect(try rows.first?.decode("status", as: String.self) == "ended")
+        #expect(try rows.first?.decode("end_reason", as: String?.self) == "match_end")
+        #expect(try rows.first?.decode("n", as: Int.self) == 31)
+        let other = try await database.query("SELECT count(*)::int AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId + "-other"])
+        #expect(try other.first?.decode("n", as: Int.self) == 6)
+        #expect(registry.render().contains(#"la_rows_ended_total{reason="match_end"} 31"#))
+
+        // A replayed end event: same end jobs, no more rows to end.
+        try await processor.handle(end)
+        #expect(registry.render().contains(#"la_rows_ended_total{reason="match_end"} 31"#))
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+}

@@ -1,0 +1,161 @@
+import Contracts
+import FanOut
+import Foundation
+import Testing
+
+@Suite("fan-out planning (pure)")
+struct FanOutUnitTests {
+    static func target(_ index: Int) -> PushTarget {
+        PushTarget(token: String(format: "%064x", index) + "ab", env: .production, userId: "u\(index / 3)", deviceId: "d\(index % 3)")
+    }
+
+    @Test("FNV-1a 64 matches the published test vectors; shards are stable and in range")
+    func sharding() {
+        #expect(PushSharding.fnv1a64("") == 0xcbf2_9ce4_8422_2325)
+        #expect(PushSharding.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(PushSharding.fnv1a64("foobar") == 0x8594_4171_f739_67e8)
+        for index in 0..<1000 {
+            let token = Self.target(index).token
+            let shard = PushSharding.shard(token: token, shards: 64)
+            #expect((0..<64).contains(shard) && shard == PushSharding.shard(token: token, shards: 64))
+        }
+        #expect(PushSharding.shard(token: "abc", shards: 0) == 0)
+    }
+
+    @Test("the planner emits every target once, ≤ max per chunk, one shard per chunk, numbered per shard")
+    func planner() {
+        var planner = FanOutPlanner(shards: 8, maximumTargets: 100)
+        var chunks: [PlannedChunk] = []
+        for index in 0..<5_000 { if let chunk = planner.add(Self.target(index)) { chunks.append(chunk) } }
+        chunks += planner.finish()
+        #expect(planner.targetCount == 5_000)
+        let tokens = chunks.flatMap { $0.targets.map(\.token) }
+        #expect(tokens.count == 5_000 && Set(tokens).count == 5_000)
+        for chunk in chunks {
+            #expect(chunk.targets.count <= 100 && !chunk.targets.isEmpty)
+            #expect(chunk.targets.allSatisfy { PushSharding.shard(token: $0.token, shards: 8) == chunk.shard })
+        }
+        for shard in 0..<8 {
+            #expect(chunks.filter { $0.shard == shard }.map(\.chunk) == Array(0..<chunks.filter { $0.shard == shard }.count))
+        }
+        #expect(planner.finish().isEmpty)
+        #expect(FanOutPlanner(shards: 1, maximumTargets: 5_000).maximumTargets == PushJob.maximumTargets)
+    }
+
+    static func event(_ match: String, _ seq: Int64, key: Int? = nil, phase: MatchPhase = .live) -> MatchBusEvent {
+        var event = TestSupport.event(matchId: match, seq: seq, phase: phase)
+        event.keyEvent = key.map { KeyEvent(kind: $0 == 10 ? .wicket : .four, priority: $0, alert: $0 == 10 ? Alert(title: "W", body: "b") : nil) }
+        return event
+    }
+
+    @Test("latest-wins keeps the newest per match, every key and end event, and drops repeats")
+    func latestWins() {
+        let events = [
+            Self.event("m1", 1), Self.event("m2", 1), Self.event("m1", 2, key: 10), Self.event("m1", 3),
+            Self.event("m1", 4, key: 5), Self.event("m2", 2), Self.event("m2", 2), Self.event("m3", 7, phase: .ended),
+            Self.event("m3", 8),
+        ]
+        #expect(LatestWins.keep(events) == [false, false, true, false, true, true, false, true, true])
+        #expect(LatestWins.keep([Self.event("m1", 5)]) == [true])
+        #expect(LatestWins.keep([]) == [])
+    }
+
+    @Test("plan: kind, priority, expiration, alert only for priority 10, dismissal-date for end, deterministic bytes")
+    func plan() throws {
+        let policy = PushPolicy(updateExpiration: 60, keyEventExpiration: 600, endExpiration: 3600, staleAfter: 1800, dismissAfter: 900)
+        let plain = try EventPushPlan(event: Self.event("m", 3, key: 5), policy: policy)
+        #expect(plain.kind == .liveActivityUpdate && plain.priority == 5 && plain.expiresAfter == 60 && plain.relevanceScore == 5)
+        let key = try EventPushPlan(event: Self.event("m", 4, key: 10), policy: policy)
+        #expect(key.kind == .liveActivityUpdate && key.priority == 10 && key.expiresAfter == 600 && key.relevanceScore == 10)
+        let end = try EventPushPlan(event: Self.event("m", 5, phase: .ended), policy: policy)
+        #expect(end.kind == .liveActivityEnd && end.priority == 10 && end.expiresAfter == 3600)
+
+        let aps = { (plan: EventPushPlan) throws -> [String: Any] in
+            let json = try JSONSerialization.jsonObject(with: Data(plan.payload.utf8)) as! [String: Any]
+            return json["aps"] as! [String: Any]
+        }
+        let emitted = Self.event("m", 3).emittedAt / 1000
+        #expect(try aps(plain)["timestamp"] as? Int64 == emitted && aps(plain)["alert"] == nil)
+        #expect(try aps(plain)["stale-date"] as? Int64 == emitted + 1800 && aps(plain)["event"] as? String == "update")
+        #expect(try (aps(key)["alert"] as? [String: Any])?["title"] as? String == "W")
+        let endAps = try aps(end)
+        #expect(endAps["event"] as? String == "end" && endAps["dismissal-date"] as? Int64 == Self.event("m", 5).emittedAt / 1000 + 900)
+        #expect(endAps["stale-date"] == nil)
+
+        #expect(try EventPushPlan(event: Self.event("m", 4, key: 10), policy: policy) == key)
+        #expect(key.jobId(shard: 7, chunk: 2) == "m:4:7:2" && key.key(shard: 7) == "m:7")
+        let job = key.job(for: PlannedChunk(shard: 7, chunk: 2, targets: [Self.target(1)]), nowMilliseconds: 1_800_000_000_500)
+        #expect(job.jobId == "m:4:7:2" && job.expiration == 1_800_000_600 && job.createdAt == 1_800_000_000_500 && job.seq == 4)
+    }
+
+    @Test("the fast job encoder writes exactly MessageCodec's bytes, escapes included")
+    func encoderMatchesCodec() throws {
+        var tricky = ""
+        for scalar in 0..<0x80 { tricky.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+        tricky += "é…🏏 \u{2028}/\\\""
+        let plan = try EventPushPlan(event: Self.event("m\"1/x", 9, key: 10), policy: PushPolicy())
+        let targets = (0..<50).map(Self.target) + [PushTarget(token: "ab", env: .sandbox, userId: tricky, deviceId: "d\"\n")]
+        var job = plan.job(for: PlannedChunk(shard: 3, chunk: 0, targets: targets), nowMilliseconds: 1_800_000_000_123)
+        #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
+        job.relevanceScore = nil
+        job.payload = tricky
+        job.attempt = 3
+        #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
+        job.relevanceScore = 7.25
+        #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
+        job.targets = []
+        #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
+    }
+
+    /// The largest realistic state: long names everywhere, Test-style scores, every optional field filled
+    /// (the detector's worst-case test takes the longest names of the Cricsheet data; these are as long).
+    static func worstCase() -> MatchBusEvent {
+        let (a, b) = ("Royal Challengers Bengaluru Women", "Trinbago Knight Riders Women")
+        let (p1, p2, p4) = ("Mohammad Hasnain Shah Afridi Jr", "Rahmanullah Gurbaz Zadran", "Christopher Ruthven Gayle-Smith")
+        let dismissal = "\(p1) c sub (Mohammadullah) b Gayle-Smith 145 (132)"
+        let alert = Alert(title: "Hat-trick! \(p4)", body: "\(p4) 10-144 (52.4) · \(dismissal)")
+        let state = UnifiedDisplayState(
+            matchId: "1442989", matchDisplayState: .live, title: "\(a) vs \(b)",
+            subtitle: "Women's Premier League Eliminator · Dr. Y.S. Rajasekhara Reddy ACA-VDCA Cricket Stadium, Visakhapatnam",
+            statusText: "\(a) won the toss and chose to bowl",
+            compactLeading: .init(teamAbbr: "RCBW", score: "189/7d"), compactTrailing: .init(overs: "152.4", runRate: "12.34"),
+            minimal: .init(text: "189/7d"),
+            expanded: .init(
+                batting: .init(abbr: "RCBW", name: "\(a) · Super Over 2", score: "445 & 189/7d", overs: "152.4"),
+                bowling: .init(abbr: "TKRW", name: "\(b) · Super Over 2", score: "460 & 174/9d", overs: "148.5"),
+                batters: [.init(name: p1, score: "145 (132)", onStrike: true), .init(name: p2, score: "112 (245)", onStrike: false)],
+                bowler: .init(name: p4, figures: "10-144 (52.4)"), lastBalls: ["5nb", "4lb", "5wd", "W", "6", "5wd"],
+                target: "Target 302 (11.2 ov, DLS)", equation: "Need 302 off 240", runRate: "RR 12.34", requiredRate: "RRR 36.00"),
+            lockScreen: .init(headline: "RCBW 445 & 189/7d (152.4)", detail: "\(p1) 145 (132) · \(p2) 112 (245)",
+                              footer: "\(alert.title) · \(alert.body)"),
+            resultLine: "Match tied (\(a) won the Super Over)", updatedAt: 1_800_000_000)
+        return MatchBusEvent(eventId: "1442989:999", matchId: "1442989", seq: 999, emittedAt: 1_800_000_000_000, displayState: state,
+                             keyEvent: KeyEvent(kind: .hatTrick, priority: 10, alert: alert), phase: .live)
+    }
+
+    @Test("the worst-case state fits in 4,096 bytes untrimmed, as update and as end")
+    func worstCaseFits() throws {
+        var event = Self.worstCase()
+        let update = try EventPushPlan(event: event, policy: PushPolicy())
+        #expect(update.trimStep == 0 && update.payload.utf8.count <= LiveActivityPayload.maximumBytes)
+        #expect(update.payload.utf8.count > 1_500)
+        event.phase = .ended
+        let end = try EventPushPlan(event: event, policy: PushPolicy())
+        #expect(end.trimStep == 0 && end.payload.utf8.count <= LiveActivityPayload.maximumBytes)
+    }
+
+    @Test("an oversized state is trimmed to fit, keeping the score; an impossible one is refused")
+    func trimming() throws {
+        var event = Self.worstCase()
+        event.displayState.statusText = String(repeating: "Rain delay · ", count: 200)
+        event.displayState.expanded.lastBalls = Array(repeating: "5nb", count: 300)
+        let plan = try EventPushPlan(event: event, policy: PushPolicy())
+        #expect(plan.trimStep >= 1 && plan.payload.utf8.count <= LiveActivityPayload.maximumBytes)
+        let json = try JSONSerialization.jsonObject(with: Data(plan.payload.utf8)) as! [String: Any]
+        let content = (json["aps"] as! [String: Any])["content-state"] as! [String: Any]
+        #expect((content["compactLeading"] as? [String: Any])?["score"] as? String == "189/7d")
+
+        event.displayState.compactLeading.score = String(repeating: "9", count: 5_000)
+        #expect(throws: LiveActivityPayloadError.self) { try EventPushPlan(event: event, policy: PushPolicy()) }
+    }
+}
