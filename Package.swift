@@ -34,6 +34,7 @@ let package = Package(
         .executable(name: "sightscreen", targets: ["Sightscreen"]),
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
+        .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
     ],
     targets: [
@@ -59,15 +60,17 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
 
         // The five services and the operator CLI.
-        service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
+        service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
+        service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
                           path: "Benchmarks/DetectorBench"),
@@ -87,6 +90,8 @@ let package = Package(
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
+        tests("FakeFeedTests", ["FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
+        tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("DeployTests", []),
     ]
 )
