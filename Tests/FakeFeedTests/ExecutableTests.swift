@@ -40,7 +40,7 @@ import FoundationNetworking
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = ["--matches", DataDirectory.cricsheet.path, "--port", "0", "--live", "1144504,1304076",
-                             "--speed", "20", "--id-offset", String(offset), "--api-token", "t0ken"]
+                             "--speed", "1", "--id-offset", String(offset), "--api-token", "t0ken"]
         let errors = Pipe()
         let log = Mutex("")
         errors.fileHandleForReading.readabilityHandler = { handle in

@@ -72,6 +72,9 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["HTTP_PORT"] = String(port)
         env["SHUTDOWN_GRACE_MS"] = "2000"
+        // Its own leader lock and consumer group, so other suites running now cannot hold them.
+        env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
+        env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         process.environment = env
         let errors = Pipe()
         process.standardError = errors
@@ -81,8 +84,9 @@ import Testing
         let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
         #expect(health.status == 200)
         #expect(health.body.contains(#""service":"\#(service)""#))
-        let ready = try await LocalHTTP.get(port: port, path: "/ready")
-        #expect(ready.status == 200)
+        // Services become ready when their dependencies are (consumer group joined, leader lock held…).
+        let ready = try await LocalHTTP.waitForStatus(200, port: port, path: "/ready", waitUpTo: .seconds(60))
+        #expect(ready.status == 200, "never ready: \(ready.body)")
         let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.body.contains("# TYPE http_requests_total counter"))
