@@ -66,7 +66,7 @@ let package = Package(
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
+        service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
@@ -92,6 +92,7 @@ let package = Package(
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
         tests("FakeFeedTests", ["FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+        tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
     ]
 )

@@ -75,6 +75,8 @@ import Testing
         // Its own leader lock and consumer group, so other suites running now cannot hold them.
         env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
+        env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
+        if service == "apns-sender" { env.merge(try Self.devAPNsSettings()) { _, new in new } }
         process.environment = env
         let errors = Pipe()
         process.standardError = errors
@@ -100,6 +102,25 @@ import Testing
         #expect(process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
         #expect(stderr.contains(#""event":"stopped""#))
+    }
+
+    /// A throwaway APNs key (made by `mock-apns --generate-dev-key`) and hosts nobody listens on:
+    /// enough for apns-sender to start, sign its provider token and become ready.
+    static func devAPNsSettings() throws -> [String: String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-key-\(UUID().uuidString)")
+        let generator = Process()
+        generator.executableURL = try executable("mock-apns")
+        generator.arguments = ["--generate-dev-key", directory.path, "--key-id", "TESTKEY001"]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "mock-apns --generate-dev-key", searchedFrom: directory.path) }
+        return [
+            "APNS_TEAM_ID": "TEAM000001", "APNS_KEY_ID": "TESTKEY001", "APNS_BUNDLE_ID": "app.sightscreen.test",
+            "APNS_KEY_PATH": directory.appendingPathComponent("AuthKey_TESTKEY001.p8").path,
+            "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "1",
+            "APNS_SANDBOX_HOST": "127.0.0.1", "APNS_SANDBOX_PORT": "1",
+        ]
     }
 
     @Test func anOldLibrdkafkaIsRefusedWithAFix() async throws {
