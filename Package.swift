@@ -98,5 +98,6 @@ let package = Package(
         tests("FakeFeedTests", ["FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+        tests("DeployTests", []),
     ]
 )

@@ -12,15 +12,19 @@ struct CommandLineTool {
           topics create [--config FILE]   create the topics of deploy/topics.conf (idempotent)
           topics list                     topics on the broker with their partition counts
           migrate                         apply the numbered SQL migrations not yet applied
-          lag [--group G ...]             committed offset, end offset and lag per group, topic, partition
+          lag [--group G ...] [--topic T ...]
+                                          committed offset, end offset and lag per group, topic, partition
+                                          (default: the services' groups; --topic narrows the topics)
           version                         versions of the loaded C libraries
         environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG (see README.md)
         """
 
-    /// The consumer groups of the five services, shown by `lag` when no group is given.
+    /// The consumer groups of the services with their topics, shown by `lag` when no group is
+    /// given. deploy/k8s's KEDA triggers name these groups (scripts/validate-deploy checks it).
     static let serviceGroups: [(group: String, topics: [Topic])] = [
         ("detector", [.fixtures]),
-        ("la-coordinator", [.matchEvents, .tokenInvalid]),
+        ("la-coordinator", [.matchEvents]),
+        ("la-coordinator-token-invalid", [.tokenInvalid]),
         ("apns-sender", [.pushJobs]),
     ]
 
@@ -92,23 +96,25 @@ struct CommandLineTool {
             : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
     }
 
+    /// `lag [--group G ...] [--topic T ...]` against the brokers of KAFKA_BROKERS (Apache Kafka,
+    /// MSK, Tansu...): one row per group, topic and partition, then the total per group.
     private func lag(_ options: ArraySlice<String>) async throws {
-        var groups: [(String, [String])] = []
-        var iterator = options.makeIterator()
-        while let option = iterator.next() {
-            guard option == "--group", let group = iterator.next() else { throw UsageError(message: "lag takes --group NAME") }
-            groups.append((group, []))
-        }
+        let selection = try LagSelection.parse(options)
+        let plan = selection.plan(known: Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) },
+                                  allTopics: Topic.allCases.map(\.name))
+        guard !plan.isEmpty else { throw UsageError(message: "no service group consumes \(selection.topics.joined(separator: ", "))") }
         let admin = try admin()
-        let known = Dictionary(uniqueKeysWithValues: Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) })
-        if groups.isEmpty { groups = Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) } }
         var rows: [[String]] = []
-        for (group, explicitTopics) in groups {
-            let topics = explicitTopics.isEmpty ? (known[group] ?? Topic.allCases.map(\.name)) : explicitTopics
-            for entry in try await admin.lag(group: group, topics: topics).sorted(by: { ($0.topic, $0.partition) < ($1.topic, $1.partition) }) {
-                rows.append([group, entry.topic, String(entry.partition), entry.committed.map(String.init) ?? "-", String(entry.endOffset), String(entry.lag)])
+        for (group, topics) in plan {
+            let entries = try await admin.lag(group: group, topics: topics)
+                .sorted(by: { ($0.topic, $0.partition) < ($1.topic, $1.partition) })
+            for entry in entries {
+                rows.append([group, entry.topic, String(entry.partition), entry.committed.map(String.init) ?? "-",
+                             String(entry.endOffset), String(entry.lag)])
             }
+            rows.append([group, "(total)", "", "", "", String(entries.reduce(Int64(0)) { $0 + $1.lag })])
         }
+        console.line("brokers \(brokers)")
         console.table(["GROUP", "TOPIC", "PARTITION", "COMMITTED", "END", "LAG"], rows)
     }
 
