@@ -63,6 +63,7 @@ let package = Package(
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
         shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
+        shared("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "Runtime"]),
@@ -70,7 +71,7 @@ let package = Package(
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "FanOut", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "DevStack", "ServiceKit"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
@@ -99,5 +100,6 @@ let package = Package(
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
+        tests("EndToEndTests", ["DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     ]
 )

@@ -16,6 +16,9 @@ struct CommandLineTool {
                                           committed offset, end offset and lag per group, topic, partition
                                           (default: the services' groups; --topic narrows the topics)
           version                         versions of the loaded C libraries
+          dev [--match ID] [--speed X] [--devices N] [--cricsheet DIR] [--free-ports] [--exit-when-done]
+                                          the demo: the whole stack replaying a Cricsheet match to simulated
+                                          devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it)
         environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG (see README.md)
         """
 
@@ -42,6 +45,7 @@ struct CommandLineTool {
         case "migrate": try await migrate()
         case "lag": try await lag(arguments.dropFirst())
         case "version": version()
+        case "dev": try await DevLauncher(console: console, environment: environment).run(arguments.dropFirst())
         case "help", "--help", "-h", nil: console.line(Self.usage)
         case let other?: throw UsageError(message: "unknown command \(other)")
         }

@@ -8,6 +8,8 @@ let console = Console()
 do {
     try await CommandLineTool(console: console, environment: environment).run(arguments)
     exit(0)
+} catch let error as ExitCode {
+    exit(error.status)
 } catch let error as UsageError {
     console.error("sightscreen: \(error.message)\n\n\(CommandLineTool.usage)")
     exit(2)

@@ -1,0 +1,111 @@
+import CricsheetReplay
+import Foundation
+import Kafka
+import Runtime
+
+/// One line of live progress: overs replayed (fake's admin API), match events (detector's
+/// `detector_events_total`), pushes delivered (mock-apns `/mock/counters`), devices' view
+/// (device-sim `/status`) and consumer lag of the services' groups (Kafka admin).
+public struct DevProgress: Sendable, Equatable {
+    public var replay: ReplayStatus?
+    public var overs: String?
+    public var events: Int?
+    public var pushesAccepted: Int?
+    public var pushesRejected: Int?
+    public var devicePushes: Int?
+    public var activitiesActive: Int?
+    public var lag: Int64?
+
+    /// "overs 12.3 (inn 1, 75/251 deliveries, running) | events 80 | pushes 412 (+3 rejected) | devices: 6 active, 410 received | lag 0"
+    public var line: String {
+        var parts: [String] = []
+        if let replay {
+            parts.append("overs \(overs ?? "-") (\(replay.deliveries)/\(replay.totalDeliveries) deliveries, \(replay.phase))")
+        } else {
+            parts.append("overs -")
+        }
+        parts.append("events \(events.map(String.init) ?? "-")")
+        var pushes = "pushes \(pushesAccepted.map(String.init) ?? "-")"
+        if let rejected = pushesRejected, rejected > 0 { pushes += " (+\(rejected) rejected)" }
+        parts.append(pushes)
+        if let devicePushes { parts.append("devices: \(activitiesActive ?? 0) active, \(devicePushes) received") }
+        parts.append("lag \(lag.map(String.init) ?? "-")")
+        return parts.joined(separator: " | ")
+    }
+}
+
+/// Collects `DevProgress` from a running stack; each source is optional (a missing one shows "-").
+public final class DevProgressProbe: Sendable {
+    /// The consumer groups whose lag is summed, with their topics.
+    public static let groups: [(group: String, topics: [String])] = [
+        ("detector", ["sportmonks.fixtures"]),
+        ("la-coordinator", ["match.events"]),
+        ("la-coordinator-token-invalid", ["push.token-invalid"]),
+        ("apns-sender", ["push.jobs"]),
+    ]
+
+    private let stack: DevStack
+    private let mock: MockAPNsControl?
+    private let admin: KafkaAdmin?
+    private let match: CricsheetMatch?
+
+    public init(stack: DevStack) {
+        self.stack = stack
+        mock = try? MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
+        admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: stack.options.kafkaBrokers, clientId: "dev-progress"),
+                                logger: Logger(label: "dev-progress", minimumLevel: .error))
+        match = try? CricsheetMatch.load(contentsOf: stack.options.matchFile)
+    }
+
+    /// Samples every source once (each with a short timeout).
+    public func sample() async -> DevProgress {
+        var progress = DevProgress()
+        let http = DevHTTP(timeout: 2)
+        progress.replay = try? await stack.replayStatus()
+        if let replay = progress.replay, let match { progress.overs = Self.overs(match, deliveries: replay.deliveries) }
+        if let url = stack.plan.serviceURL("detector"), let reply = try? await http.get(url + "/metrics"), reply.status == 200 {
+            progress.events = Int(PrometheusText.sum(reply.text, metric: "detector_events_total"))
+        }
+        if let counters = try? await mock?.counters() {
+            progress.pushesAccepted = counters.accepted
+            progress.pushesRejected = counters.rejected.values.reduce(0, +)
+        }
+        struct SimStatus: Decodable { var pushesReceived: Int?; var activitiesActive: Int? }
+        if let status: SimStatus = try? await http.getJSON(stack.plan.deviceSimulatorURL + "/status") {
+            progress.devicePushes = status.pushesReceived
+            progress.activitiesActive = status.activitiesActive
+        }
+        if let admin {
+            var total: Int64 = 0
+            var any = false
+            for (group, topics) in Self.groups {
+                if let entries = try? await admin.lag(group: group, topics: topics, timeout: .seconds(2)) {
+                    total += entries.reduce(Int64(0)) { $0 + max(0, $1.lag) }
+                    any = true
+                }
+            }
+            progress.lag = any ? total : nil
+        }
+        return progress
+    }
+
+    /// "inn 2 14.3": the innings and over (legal balls) after `deliveries` deliveries of `match`.
+    public static func overs(_ match: CricsheetMatch, deliveries: Int) -> String {
+        var remaining = deliveries
+        var label = "inn 1 0.0"
+        for (number, innings) in match.innings.enumerated() where remaining > 0 {
+            var current = 0
+            var legal = 0
+            overs: for over in innings.overs {
+                for delivery in over.deliveries {
+                    guard remaining > 0 else { break overs }
+                    remaining -= 1
+                    if over.over != current { current = over.over; legal = 0 }
+                    if delivery.isLegal { legal += 1 }
+                }
+            }
+            label = legal >= 6 ? "inn \(number + 1) \(current + 1).0" : "inn \(number + 1) \(current).\(legal)"
+        }
+        return label
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Postgres
+import Runtime
+
+/// A running dev stack: prepares the material, starts the processes of a `DevStackPlan` under a
+/// `DevSupervisor`, and drives the replay (wait for the schedule, start devices, start the match).
+/// The demo, the end-to-end test and the fault suite all go through this type.
+public final class DevStack: Sendable {
+    public let plan: DevStackPlan
+    public let supervisor: DevSupervisor
+    public let logger: Logger
+    private let database: PostgresClient
+
+    public var options: DevStackOptions { plan.options }
+    /// The feed admin API with its token.
+    public var feedAdmin: DevHTTP { DevHTTP(timeout: 5, headers: ["X-Admin-Token": options.feedAdminToken]) }
+
+    public init(plan: DevStackPlan, logger: Logger = Logger(label: "dev-stack")) throws(DevStackError) {
+        self.plan = plan
+        self.logger = logger
+        supervisor = DevSupervisor(binDirectory: plan.options.binDirectory, logDirectory: plan.options.logDirectory, logger: logger)
+        do {
+            var configuration = try PostgresConfiguration(url: plan.options.databaseURL)
+            configuration.maxConnections = 2
+            database = PostgresClient(configuration: configuration, logger: logger.child("postgres"))
+        } catch {
+            throw .invalidOption("DATABASE_URL \(plan.options.databaseURL): \(error)")
+        }
+    }
+
+    /// The database the stack uses (for waits and test assertions).
+    public var postgres: PostgresClient { database }
+
+    /// Creates the dev material (APNs key, JWT keys, matches folder).
+    public func prepare() async throws(DevStackError) {
+        try await plan.material.prepare(binDirectory: options.binDirectory, environment: options.baseEnvironment,
+                                        matchFile: options.matchFile, fixture: options.fixtureId)
+    }
+
+    /// Starts mock-apns, fake-sportmonks and the five services, each once the previous is ready.
+    public func startServers() async throws(DevStackError) {
+        for spec in plan.servers { try await supervisor.start(spec) }
+    }
+
+    /// Waits until the poller's schedule sync has put the match into `matches`.
+    public func waitForScheduledMatch(timeout: Duration = .seconds(60)) async throws(DevStackError) {
+        try await waitFor("match \(options.fixtureId) in the schedule", timeout: timeout) {
+            try await self.count("SELECT count(*) FROM matches WHERE match_id = $1") >= 1
+        }
+    }
+
+    /// Starts device-sim (its devices follow the match) and waits until `followers` users follow it.
+    public func startDevices(followers: Int? = nil, timeout: Duration = .seconds(60)) async throws(DevStackError) {
+        try await supervisor.start(plan.deviceSimulator)
+        let users = followers ?? (options.devices + 1) / 2
+        try await waitFor("\(users) users following match \(options.fixtureId)", timeout: timeout) {
+            try await self.count("SELECT count(*) FROM match_follows WHERE match_id = $1") >= users
+        }
+    }
+
+    /// Starts the replay now (`POST /admin/matches/:id/start` on the fake).
+    public func startMatch() async throws(DevStackError) {
+        let url = "\(plan.fakeURL)/admin/matches/\(options.fixtureId)/start"
+        let reply = try await feedAdmin.post(url)
+        guard reply.status == 200 else { throw .request(url: url, reason: "HTTP \(reply.status): \(reply.text.prefix(200))") }
+        logger.info("match started", ["match": String(options.fixtureId), "speed": String(options.speed)])
+    }
+
+    /// The fake's view of the replay.
+    public func replayStatus() async throws(DevStackError) -> ReplayStatus {
+        try await DevHTTP(timeout: 2, headers: ["X-Admin-Token": options.feedAdminToken])
+            .getJSON("\(plan.fakeURL)/admin/matches/\(options.fixtureId)")
+    }
+
+    /// Runs the whole start sequence: prepare, servers, schedule, devices (when device-sim is
+    /// built and `devices > 0`), then the match a moment after the followers registered.
+    public func launch(startDelay: Duration = .seconds(3)) async throws(DevStackError) {
+        try await prepare()
+        try await startServers()
+        try await waitForScheduledMatch()
+        if options.devices > 0 {
+            guard FileManager.default.isExecutableFile(atPath: options.binDirectory.appendingPathComponent("device-sim").path) else {
+                throw .notBuilt(executable: "device-sim", binDirectory: options.binDirectory.path)
+            }
+            try await startDevices()
+        }
+        try? await Task.sleep(for: startDelay)
+        try await startMatch()
+    }
+
+    /// Stops everything this stack started (reverse order) and closes its database pool.
+    public func shutdown(grace: Duration = .seconds(10)) async {
+        await supervisor.stopAll(grace: grace)
+        await database.shutdown()
+    }
+
+    /// `SELECT count(*) …` with the fixture id as `$1`.
+    public func count(_ sql: String) async throws -> Int {
+        let rows = try await database.query(sql, [String(options.fixtureId)])
+        return Int(try rows.first?.decode(0, as: Int64.self) ?? 0)
+    }
+
+    /// Polls `condition` every 250 ms until it holds or `timeout` passes.
+    public func waitFor(_ what: String, timeout: Duration, _ condition: @Sendable () async throws -> Bool) async throws(DevStackError) {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? await condition()) == true { return }
+            if Task.isCancelled { throw .cancelled(waitingFor: what) }
+            let dead = await supervisor.exited()
+            if !dead.isEmpty {
+                let tails = await dead.asyncMap { name in "\(name): \((try? await self.supervisor.logTail(name, lines: 10)) ?? "")" }
+                throw .exitedEarly(name: dead.joined(separator: ","), status: -1, logTail: tails.joined(separator: "\n"))
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        throw .timedOut(waitingFor: what)
+    }
+}
+
+/// `GET /admin/matches/:id` of fake-sportmonks.
+public struct ReplayStatus: Decodable, Sendable, Equatable {
+    public var id: Int
+    public var title: String
+    public var mode: String
+    public var step: Int
+    public var lastStep: Int
+    public var deliveries: Int
+    public var totalDeliveries: Int
+    public var phase: String
+    public var live: Bool
+
+    /// True once the replay has reached its final position.
+    public var finished: Bool { step >= lastStep }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
+        var result: [T] = []
+        for element in self { result.append(await transform(element)) }
+        return result
+    }
+}

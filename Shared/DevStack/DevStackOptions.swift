@@ -1,0 +1,93 @@
+import Foundation
+
+/// Everything that varies between the demo, the end-to-end test and the fault suite: which
+/// match, how fast, how many devices, which ports and servers, and per-process overrides.
+public struct DevStackOptions: Sendable, Equatable {
+    /// The build's bin directory (`swift build --show-bin-path`).
+    public var binDirectory: URL
+    /// Where logs go (`<name>.log`), e.g. `.stack/logs`.
+    public var logDirectory: URL
+    /// Generated dev material (keys, certificates, matches folder), e.g. `.stack/dev`.
+    public var materialDirectory: URL
+    /// Folder of Cricsheet `<id>.json` files.
+    public var cricsheetDirectory: URL
+    /// The Cricsheet id of the replayed match.
+    public var matchId: Int
+    /// Added to the Cricsheet id to form the fixture id (a fresh one per run keeps runs apart).
+    public var idOffset: Int
+    /// Replay speed in deliveries per second.
+    public var speed: Double
+    /// Simulated devices (2 per user).
+    public var devices: Int
+    public var ports: DevPorts
+    public var kafkaBrokers: String
+    public var databaseURL: String
+    /// `POLL_INTERVAL_MS` of the poller.
+    public var pollIntervalMs: Int
+    /// `ORCHESTRATOR_INTERVAL_MS` of the poller.
+    public var orchestratorIntervalMs: Int
+    /// `LOG_LEVEL` of every service.
+    public var logLevel: String
+    /// `SHUTDOWN_GRACE_MS` of every service.
+    public var shutdownGraceMs: Int
+    /// Name of the poller's advisory lock (unique per run so another run's poller never blocks it).
+    public var pollerLockName: String
+    public var feedAPIToken: String
+    public var feedAdminToken: String
+    /// Extra environment per process name (`api`, `poller`, …), applied last.
+    public var overrides: [String: [String: String]]
+    /// The environment every process starts from (PATH, HOME, LD_LIBRARY_PATH, …).
+    public var baseEnvironment: [String: String]
+
+    public init(binDirectory: URL, logDirectory: URL, materialDirectory: URL, cricsheetDirectory: URL, matchId: Int,
+                idOffset: Int = 0, speed: Double = 2, devices: Int = 6, ports: DevPorts = DevPorts(),
+                kafkaBrokers: String = "127.0.0.1:19092",
+                databaseURL: String = "postgresql://sightscreen@127.0.0.1:55432/sightscreen",
+                pollIntervalMs: Int = 500, orchestratorIntervalMs: Int = 2000, logLevel: String = "info",
+                shutdownGraceMs: Int = 5000, pollerLockName: String? = nil, feedAPIToken: String = "dev-token",
+                feedAdminToken: String = "admin-token", overrides: [String: [String: String]] = [:],
+                baseEnvironment: [String: String] = DevStackOptions.inheritedEnvironment()) {
+        self.binDirectory = binDirectory
+        self.logDirectory = logDirectory
+        self.materialDirectory = materialDirectory
+        self.cricsheetDirectory = cricsheetDirectory
+        self.matchId = matchId
+        self.idOffset = idOffset
+        self.speed = speed
+        self.devices = devices
+        self.ports = ports
+        self.kafkaBrokers = kafkaBrokers
+        self.databaseURL = databaseURL
+        self.pollIntervalMs = pollIntervalMs
+        self.orchestratorIntervalMs = orchestratorIntervalMs
+        self.logLevel = logLevel
+        self.shutdownGraceMs = shutdownGraceMs
+        self.pollerLockName = pollerLockName ?? "sightscreen.poller.dev.\(matchId + idOffset)"
+        self.feedAPIToken = feedAPIToken
+        self.feedAdminToken = feedAdminToken
+        self.overrides = overrides
+        self.baseEnvironment = baseEnvironment
+    }
+
+    /// The fixture id the stack sees (`matchId + idOffset`), as the services' match id.
+    public var fixtureId: Int { matchId + idOffset }
+    /// The Cricsheet file of the match.
+    public var matchFile: URL { cricsheetDirectory.appendingPathComponent("\(matchId).json") }
+
+    /// The variables passed through from this process: PATH, HOME, TMPDIR, LD_LIBRARY_PATH, LANG, and
+    /// the Kafka session timings of scripts/env.
+    public static func inheritedEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        let names = ["PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ",
+                     "KAFKA_SESSION_TIMEOUT_MS", "KAFKA_HEARTBEAT_INTERVAL_MS"]
+        var result: [String: String] = [:]
+        for name in names { if let value = environment[name] { result[name] = value } }
+        result["KAFKA_SESSION_TIMEOUT_MS"] = result["KAFKA_SESSION_TIMEOUT_MS"] ?? "6000"
+        result["KAFKA_HEARTBEAT_INTERVAL_MS"] = result["KAFKA_HEARTBEAT_INTERVAL_MS"] ?? "500"
+        return result
+    }
+
+    /// A fixture-id offset that differs between runs (multiples of 10,000,000 above every Cricsheet id).
+    public static func freshIdOffset() -> Int {
+        (Int(Date().timeIntervalSince1970) % 100_000_000 + Int.random(in: 1...999)) * 10_000_000
+    }
+}

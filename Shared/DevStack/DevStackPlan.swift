@@ -1,0 +1,143 @@
+import Foundation
+
+/// Every process of the dev stack with its arguments, environment and readiness probe — the one
+/// definition the demo (`sightscreen dev`), the end-to-end test and the fault suite share.
+///
+/// Start order: mock-apns (its certificate must exist before apns-sender and device-sim trust
+/// it), fake-sportmonks, api, detector, la-coordinator, apns-sender, poller; then, once the
+/// poller has synced the match into the schedule, device-sim.
+public struct DevStackPlan: Sendable, Equatable {
+    public let options: DevStackOptions
+    public let material: DevMaterial
+
+    public init(options: DevStackOptions, material: DevMaterial? = nil) {
+        self.options = options
+        self.material = material ?? DevMaterial(directory: options.materialDirectory)
+    }
+
+    /// URLs of the running stack.
+    public var apiURL: String { "http://127.0.0.1:\(options.ports.api)" }
+    public var fakeURL: String { "http://127.0.0.1:\(options.ports.fakeSportmonks)" }
+    public var mockAPNsURL: String { "https://127.0.0.1:\(options.ports.mockAPNs)" }
+    public var deviceSimulatorURL: String { "http://127.0.0.1:\(options.ports.deviceSimulator)" }
+    public func serviceURL(_ name: String) -> String? {
+        switch name {
+        case "api": apiURL
+        case "poller": "http://127.0.0.1:\(options.ports.poller)"
+        case "detector": "http://127.0.0.1:\(options.ports.detector)"
+        case "la-coordinator": "http://127.0.0.1:\(options.ports.coordinator)"
+        case "apns-sender": "http://127.0.0.1:\(options.ports.sender)"
+        case "fake-sportmonks": fakeURL
+        case "device-sim": deviceSimulatorURL
+        default: nil
+        }
+    }
+
+    /// The five services' names, in start order.
+    public static let serviceNames = ["api", "detector", "la-coordinator", "apns-sender", "poller"]
+
+    /// mock-apns, fake-sportmonks and the five services, in start order.
+    public var servers: [DevProcessSpec] {
+        [mockAPNs, fakeSportmonks, api, detector, coordinator, sender, poller]
+    }
+
+    /// Environment shared by the services.
+    func serviceEnvironment(port: Int) -> [String: String] {
+        var environment = options.baseEnvironment
+        environment["KAFKA_BROKERS"] = options.kafkaBrokers
+        environment["DATABASE_URL"] = options.databaseURL
+        environment["HTTP_HOST"] = "127.0.0.1"
+        environment["HTTP_PORT"] = String(port)
+        environment["LOG_LEVEL"] = options.logLevel
+        environment["SHUTDOWN_GRACE_MS"] = String(options.shutdownGraceMs)
+        environment["STACK_DIR"] = options.materialDirectory.deletingLastPathComponent().path
+        return environment
+    }
+
+    func finish(_ spec: DevProcessSpec) -> DevProcessSpec {
+        var spec = spec
+        for (name, value) in options.overrides[spec.name] ?? [:] { spec.environment[name] = value }
+        return spec
+    }
+
+    public var mockAPNs: DevProcessSpec {
+        finish(DevProcessSpec(
+            name: "mock-apns", executable: "mock-apns",
+            arguments: ["--host", "127.0.0.1", "--port", String(options.ports.mockAPNs),
+                        "--cert-dir", material.certificateDirectory.path, "--key", material.apnsPublicKey.path,
+                        "--key-id", material.apnsKeyID, "--team-id", material.apnsTeamID, "--bundle-id", material.bundleID],
+            environment: options.baseEnvironment, readiness: .logLine("listening 127.0.0.1:")))
+    }
+
+    public var fakeSportmonks: DevProcessSpec {
+        finish(DevProcessSpec(
+            name: "fake-sportmonks", executable: "fake-sportmonks",
+            arguments: ["--matches", material.matchesDirectory(fixture: options.fixtureId).path,
+                        "--port", String(options.ports.fakeSportmonks), "--speed", String(options.speed),
+                        "--upcoming-days", "1", "--id-offset", String(options.idOffset),
+                        "--api-token", options.feedAPIToken, "--admin-token", options.feedAdminToken],
+            environment: options.baseEnvironment, readiness: .logLine("\"serving\"")))
+    }
+
+    public var api: DevProcessSpec {
+        var environment = serviceEnvironment(port: options.ports.api)
+        environment["AUTH_JWKS_PATH"] = material.jwks.path
+        environment["FAKE_SPORTMONKS_ADMIN_URL"] = fakeURL
+        environment["FAKE_SPORTMONKS_ADMIN_TOKEN"] = options.feedAdminToken
+        return finish(DevProcessSpec(name: "api", executable: "api", environment: environment,
+                                     readiness: .http(apiURL + "/ready")))
+    }
+
+    public var detector: DevProcessSpec {
+        finish(DevProcessSpec(name: "detector", executable: "detector", environment: serviceEnvironment(port: options.ports.detector),
+                              readiness: .http("http://127.0.0.1:\(options.ports.detector)/ready")))
+    }
+
+    public var coordinator: DevProcessSpec {
+        finish(DevProcessSpec(name: "la-coordinator", executable: "la-coordinator",
+                              environment: serviceEnvironment(port: options.ports.coordinator),
+                              readiness: .http("http://127.0.0.1:\(options.ports.coordinator)/ready")))
+    }
+
+    public var sender: DevProcessSpec {
+        var environment = serviceEnvironment(port: options.ports.sender)
+        environment["APNS_TEAM_ID"] = material.apnsTeamID
+        environment["APNS_KEY_ID"] = material.apnsKeyID
+        environment["APNS_KEY_PATH"] = material.apnsPrivateKey.path
+        environment["APNS_BUNDLE_ID"] = material.bundleID
+        environment["APNS_PRODUCTION_HOST"] = "127.0.0.1"
+        environment["APNS_PRODUCTION_PORT"] = String(options.ports.mockAPNs)
+        environment["APNS_SANDBOX_HOST"] = "127.0.0.1"
+        environment["APNS_SANDBOX_PORT"] = String(options.ports.mockAPNs)
+        environment["APNS_CA_FILE"] = material.certificateFile.path
+        return finish(DevProcessSpec(name: "apns-sender", executable: "apns-sender", environment: environment,
+                                     readiness: .http("http://127.0.0.1:\(options.ports.sender)/ready")))
+    }
+
+    public var poller: DevProcessSpec {
+        var environment = serviceEnvironment(port: options.ports.poller)
+        environment["SPORTMONKS_BASE_URL"] = fakeURL + "/api/v2.0"
+        environment["SPORTMONKS_API_TOKEN"] = options.feedAPIToken
+        environment["POLL_INTERVAL_MS"] = String(options.pollIntervalMs)
+        environment["ORCHESTRATOR_INTERVAL_MS"] = String(options.orchestratorIntervalMs)
+        environment["ORCHESTRATOR_RETRY_BACKOFF_MS"] = String(options.orchestratorIntervalMs)
+        environment["SCHEDULE_SYNC_INTERVAL_MS"] = "10000"
+        environment["POLLER_LOCK_NAME"] = options.pollerLockName
+        environment["LEADER_RETRY_MS"] = "500"
+        return finish(DevProcessSpec(name: "poller", executable: "poller", environment: environment,
+                                     readiness: .http("http://127.0.0.1:\(options.ports.poller)/ready")))
+    }
+
+    /// device-sim: `options.devices` devices that follow the match from the start.
+    public var deviceSimulator: DevProcessSpec {
+        var environment = options.baseEnvironment
+        environment["LOG_LEVEL"] = options.logLevel
+        return finish(DevProcessSpec(
+            name: "device-sim", executable: "device-sim",
+            arguments: ["--api", apiURL, "--mock-apns", mockAPNsURL, "--ca-file", material.certificateFile.path,
+                        "--dev-keys", material.devKeysDirectory.path, "--devices", String(options.devices),
+                        "--follow", String(options.fixtureId), "--port", String(options.ports.deviceSimulator),
+                        "--poll-ms", "250", "--env", "sandbox"],
+            environment: environment, readiness: .http(deviceSimulatorURL + "/health")))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// One spawned child: its `Foundation.Process` and the log file its stdout and stderr go to.
+///
+/// Thread safety (`@unchecked Sendable`): `process` is configured and started in `init` before the
+/// instance is shared; afterwards only `Process`'s own thread-safe accessors (`isRunning`,
+/// `processIdentifier`, `terminationStatus`) and `kill(2)` are used, and `logHandle` is closed
+/// at most once under `closed`'s lock.
+final class ManagedProcess: @unchecked Sendable {
+    let spec: DevProcessSpec
+    let logFile: URL
+    /// Offset of the log file where this run's output starts (earlier runs appended before it).
+    let logStart: UInt64
+    private let process: Process
+    private let logHandle: FileHandle
+    private let closed = NSLock()
+    private var isClosed = false
+
+    /// Spawns `spec` from `binDirectory`, appending its output to `logFile`.
+    init(spec: DevProcessSpec, binDirectory: URL, logFile: URL) throws(DevStackError) {
+        self.spec = spec
+        self.logFile = logFile
+        let executable = binDirectory.appendingPathComponent(spec.executable)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw .notBuilt(executable: spec.executable, binDirectory: binDirectory.path)
+        }
+        let files = FileManager.default
+        try? files.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !files.fileExists(atPath: logFile.path) { _ = files.createFile(atPath: logFile.path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: logFile.path) else {
+            throw .spawnFailed(name: spec.name, reason: "cannot open its log \(logFile.path)")
+        }
+        logStart = handle.seekToEndOfFile()
+        let banner = "=== \(ISO8601DateFormatter().string(from: Date())) start \(spec.executable) \(spec.arguments.joined(separator: " "))\n"
+        handle.write(Data(banner.utf8))
+        logHandle = handle
+        process = Process()
+        process.executableURL = executable
+        process.arguments = spec.arguments
+        process.environment = spec.environment
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            try? handle.close()
+            throw .spawnFailed(name: spec.name, reason: "\(error)")
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    /// Exit status (or signal number), valid once `isRunning` is false.
+    var terminationStatus: Int32 { process.terminationStatus }
+
+    /// Sends `signal` to the process (SIGTERM, SIGKILL, …) if it still runs.
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits up to `timeout` for the process to exit; true when it has.
+    func waitForExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if !process.isRunning { closeLog() }
+        return !process.isRunning
+    }
+
+    /// The last `lines` lines of its log.
+    func logTail(lines: Int = 25) -> String {
+        DevLogFile.tail(logFile, lines: lines)
+    }
+
+    /// Whether this run's output contains `text`.
+    func logContains(_ text: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: logFile.path) else { return false }
+        defer { try? handle.close() }
+        handle.seek(toFileOffset: logStart)
+        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self).contains(text)
+    }
+
+    func closeLog() {
+        closed.lock()
+        defer { closed.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
+        try? logHandle.close()
+    }
+}
+
+/// Reading a process's log file.
+public enum DevLogFile {
+    /// The last `lines` lines of `file` (reads at most the last 64 KiB).
+    public static func tail(_ file: URL, lines: Int = 25) -> String {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
+        defer { try? handle.close() }
+        let size = handle.seekToEndOfFile()
+        handle.seek(toFileOffset: size > 65_536 ? size - 65_536 : 0)
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    /// Whether `file` contains `text` (reads the whole file; dev logs are small).
+    public static func contains(_ file: URL, _ text: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return false }
+        return String(decoding: data, as: UTF8.self).contains(text)
+    }
+}
