@@ -57,14 +57,15 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("Auth", ["COpenSSL", "Runtime"]),
 
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts"]),
-        service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
+        service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "Runtime", "Schema"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
 
@@ -80,5 +81,7 @@ let package = Package(
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
+        tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
+        tests("APITests", ["API", "Auth", "HTTPServer", "Kafka", "Postgres", "Schema", "Contracts", "Runtime"]),
     ]
 )
