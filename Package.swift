@@ -82,6 +82,6 @@ let package = Package(
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
         tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
-        tests("APITests", ["API", "Auth", "HTTPServer", "Kafka", "Postgres", "Schema", "Contracts", "Runtime"]),
+        tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
     ]
 )
