@@ -51,7 +51,7 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/matches", summary: "Schedule cards of one UTC day (today by default)",
                   auth: .user, response: "ScheduleResponse",
                   parameters: [["name": "date", "in": "query", "required": false, "description": "UTC day YYYY-MM-DD",
-                                "schema": ["type": "string", "format": "date"]]],
+                                "schema": ["type": "string", "format": "date", "pattern": "^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"]]],
                   errors: [400, 401, 429]),
         Operation(method: "get", path: "/matches/live", summary: "Display states of live matches and the server-driven poll interval",
                   auth: .user, response: "LiveResponse", errors: [401, 429]),

@@ -70,7 +70,7 @@ enum InputRules {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard value.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+            (1000...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
         else { throw invalidDate }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
