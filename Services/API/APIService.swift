@@ -18,6 +18,7 @@ struct APIService: Sendable {
     let authenticator: Authenticator
     let pipeline: PipelineStatus
     let replay: ReplayProxy
+    let liveCache: LiveCache
     let clock: any WallClock
     let logger: Logger
     let metrics: APIMetrics
@@ -45,6 +46,7 @@ struct APIService: Sendable {
             refusals: { apiMetrics.authRefused($0) })
         pipeline = PipelineStatus(admin: admin, matches: matches)
         replay = ReplayProxy(baseURL: configuration.replayAdminURL, token: configuration.replayAdminToken)
+        liveCache = LiveCache(lifetime: configuration.liveCacheSeconds, clock: clock)
     }
 }
 

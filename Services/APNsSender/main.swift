@@ -1,17 +1,33 @@
+import APNs
 import Kafka
 import Runtime
 import ServiceKit
 
-// apns-sender: sends push jobs to APNs over HTTP/2.
-// Its pipeline work arrives with its own issue; today it starts, reads its configuration,
-// checks librdkafka, serves /health, /ready and /metrics and stops cleanly on SIGTERM.
+// apns-sender: consumes push.jobs and sends each job's payload to its targets over APNs HTTP/2;
+// TokenInvalid → push.token-invalid, dead letters → push.dead; offsets committed per partition in
+// order once every target of a job (and of every earlier job) has a final answer.
+// Configuration: see SenderConfiguration (APNS_*, APNS_SENDER_*, KAFKA_*, HTTP_PORT, SHUTDOWN_GRACE_MS).
+let service = "apns-sender"
 let environment = EnvironmentReader()
-let options = ServiceHost.loadConfiguration(service: "apns-sender") { try ServiceOptions(environment, defaultPort: 8084) }
-let infrastructure = ServiceHost.loadConfiguration(service: "apns-sender") { try InfrastructureOptions(environment) }
-do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "apns-sender", error) }
+let options = ServiceHost.loadConfiguration(service: service) { try ServiceOptions(environment, defaultPort: 8084) }
+let configuration = ServiceHost.loadConfiguration(service: service) {
+    try SenderConfiguration(environment, shutdownGrace: options.shutdownGrace)
+}
+let key = ServiceHost.loadConfiguration(service: service) { try configuration.loadKey() }
+do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: service, error) }
 
-await ServiceHost.run(name: "apns-sender", options: options) { context in
-    context.logger.info("configured", ["kafka": infrastructure.kafkaBrokers])
-    context.readiness.set("started", true)
-    _ = await context.shutdown.wait()
+let metrics = MetricsRegistry()
+await ServiceHost.run(name: service, options: options, metrics: metrics) { context in
+    let client = try configuration.makeClient(key: key, logger: context.logger, metrics: metrics, clock: SystemWallClock())
+    // Mint the provider token once now: a key that cannot sign fails here, not on the first job.
+    _ = try client.tokens.token()
+    context.logger.info("configured", [
+        "kafka": configuration.infrastructure.kafkaBrokers, "production": "\(configuration.production.host):\(configuration.production.port)",
+        "sandbox": "\(configuration.sandbox.host):\(configuration.sandbox.port)", "teamId": configuration.teamID,
+        "keyId": configuration.keyID, "bundleId": configuration.bundleID, "connections": String(configuration.connections),
+    ])
+    let sender = SenderService(
+        configuration: configuration, client: client, logger: context.logger, metrics: metrics, readiness: context.readiness)
+    context.readiness.set("apns_key", true)
+    try await sender.run(shutdown: context.shutdown)
 }

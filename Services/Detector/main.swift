@@ -1,17 +1,42 @@
+import Contracts
+import Detection
 import Kafka
+import Postgres
 import Runtime
+import Schema
 import ServiceKit
 
-// detector: turns fixture snapshots into match events and display states.
-// Its pipeline work arrives with its own issue; today it starts, reads its configuration,
-// checks librdkafka, serves /health, /ready and /metrics and stops cleanly on SIGTERM.
+// detector: consumes `sportmonks.fixtures` (group "detector"), keeps per-match state in `active_matches`,
+// produces `MatchBusEvent`s to `match.events`. See Shared/Detection for the detection rules.
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "detector") { try ServiceOptions(environment, defaultPort: 8082) }
 let infrastructure = ServiceHost.loadConfiguration(service: "detector") { try InfrastructureOptions(environment) }
+let groupId = environment.string("DETECTOR_GROUP_ID", default: "detector")
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
 await ServiceHost.run(name: "detector", options: options) { context in
-    context.logger.info("configured", ["kafka": infrastructure.kafkaBrokers])
+    let logger = context.logger
+    let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
+                                      logger: logger.child("postgres"), metrics: context.metrics)
+    _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
+    let producer = try KafkaProducer(
+        configuration: KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector"),
+        logger: logger.child("kafka"))
+    var consumerConfiguration = KafkaConsumerConfiguration(
+        bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
+    consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
+    consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
+    let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"))
+    let metrics = DetectorMetrics(registry: context.metrics)
+    let handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
+                                  publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
     context.readiness.set("started", true)
+    logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
+    let loop = Task { try await DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics).run() }
     _ = await context.shutdown.wait()
+    loop.cancel()
+    _ = try? await loop.value
+    try? await consumer.close()
+    try? await producer.shutdown()
+    await database.shutdown()
 }

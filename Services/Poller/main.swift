@@ -1,17 +1,43 @@
+import Foundation
 import Kafka
+import Postgres
 import Runtime
 import ServiceKit
 
-// poller: polls SportMonks, publishes fixture snapshots, runs the MatchOrchestrator.
-// Its pipeline work arrives with its own issue; today it starts, reads its configuration,
-// checks librdkafka, serves /health, /ready and /metrics and stops cleanly on SIGTERM.
+// poller: polls SportMonks livescores, publishes changed fixtures to sportmonks.fixtures, syncs the
+// schedule into `matches`, and runs the MatchOrchestrator and the TTL sweep — as a singleton under a
+// PostgreSQL advisory lock (standby replicas wait with /ready false).
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "poller") { try ServiceOptions(environment, defaultPort: 8081) }
-let infrastructure = ServiceHost.loadConfiguration(service: "poller") { try InfrastructureOptions(environment) }
+let configuration = ServiceHost.loadConfiguration(service: "poller") { try PollerConfiguration(environment) }
+let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { () throws -> PostgresConfiguration in
+    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
+    postgres.applicationName = "poller"
+    postgres.maxConnections = 4
+    return postgres
+}
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
 
-await ServiceHost.run(name: "poller", options: options) { context in
-    context.logger.info("configured", ["kafka": infrastructure.kafkaBrokers])
-    context.readiness.set("started", true)
+let metricsRegistry = MetricsRegistry()
+await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry) { context in
+    let database = PostgresClient(configuration: postgresConfiguration, logger: context.logger.child("postgres"),
+                                  metrics: metricsRegistry)
+    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
+                                                           clientId: "poller")
+    producerConfiguration.messageTimeout = .seconds(30)
+    let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"))
+    context.logger.info("configured", [
+        "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.milliseconds),
+        "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
+    ])
+    let service = PollerService(
+        configuration: configuration, database: database, producer: producer, clock: SystemWallClock(),
+        sleeper: TaskSleeper(), random: { Double.random(in: 0..<1) }, metrics: PollerMetrics(registry: metricsRegistry),
+        readiness: context.readiness, logger: context.logger)
+    let work = Task { await service.run() }
     _ = await context.shutdown.wait()
+    work.cancel()
+    await work.value
+    try? await producer.shutdown(timeout: .seconds(5))
+    await database.shutdown()
 }

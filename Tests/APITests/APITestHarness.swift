@@ -54,6 +54,7 @@ final class APITestHarness: Sendable {
             keySet: JSONWebKeySet(keys: [try keyPair.publicJWK(kid: "api-test-key")]),
             verifier: JWTVerifierConfiguration(issuer: issuer, clientId: clientId))
         configuration.rateLimitPerMinute = 0
+        configuration.liveCacheSeconds = 0
         configure(&configuration)
         let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "api-tests-admin"), logger: logger)
         let service = try APIService(

@@ -30,9 +30,9 @@ extension PostgresServerTests {
         func applyOnce() async throws {
             try await Self.withFreshSchema { client, schema in
                 let migrator = PostgresMigrator(client)
-                #expect(try await migrator.apply(SightscreenMigrations.all) == [1])
+                #expect(try await migrator.apply(SightscreenMigrations.all) == SightscreenMigrations.all.map(\.version))
                 #expect(try await migrator.apply(SightscreenMigrations.all) == [])
-                #expect(try await migrator.appliedVersions() == [1])
+                #expect(try await migrator.appliedVersions() == SightscreenMigrations.all.map(\.version))
 
                 let tables = try await client.query(
                     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]

@@ -40,4 +40,15 @@ enum LocalHTTP {
             }
         }
     }
+
+    /// Polls `path` until it answers `status` or `waitUpTo` passes; returns the last answer.
+    static func waitForStatus(_ status: Int, port: UInt16, path: String, waitUpTo: Duration) async throws -> Answer {
+        let deadline = ContinuousClock.now + waitUpTo
+        var answer = try await get(port: port, path: path, waitUpTo: waitUpTo)
+        while answer.status != status && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            answer = try await get(port: port, path: path, waitUpTo: waitUpTo)
+        }
+        return answer
+    }
 }

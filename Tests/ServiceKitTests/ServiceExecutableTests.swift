@@ -72,6 +72,11 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["HTTP_PORT"] = String(port)
         env["SHUTDOWN_GRACE_MS"] = "2000"
+        // Its own leader lock and consumer group, so other suites running now cannot hold them.
+        env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
+        env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
+        env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
+        if service == "apns-sender" { env.merge(try Self.devAPNsSettings()) { _, new in new } }
         process.environment = env
         let errors = Pipe()
         process.standardError = errors
@@ -81,8 +86,9 @@ import Testing
         let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
         #expect(health.status == 200)
         #expect(health.body.contains(#""service":"\#(service)""#))
-        let ready = try await LocalHTTP.get(port: port, path: "/ready")
-        #expect(ready.status == 200)
+        // Services become ready when their dependencies are (consumer group joined, leader lock held…).
+        let ready = try await LocalHTTP.waitForStatus(200, port: port, path: "/ready", waitUpTo: .seconds(60))
+        #expect(ready.status == 200, "never ready: \(ready.body)")
         let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.body.contains("# TYPE http_requests_total counter"))
@@ -96,6 +102,25 @@ import Testing
         #expect(process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
         #expect(stderr.contains(#""event":"stopped""#))
+    }
+
+    /// A throwaway APNs key (made by `mock-apns --generate-dev-key`) and hosts nobody listens on:
+    /// enough for apns-sender to start, sign its provider token and become ready.
+    static func devAPNsSettings() throws -> [String: String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-key-\(UUID().uuidString)")
+        let generator = Process()
+        generator.executableURL = try executable("mock-apns")
+        generator.arguments = ["--generate-dev-key", directory.path, "--key-id", "TESTKEY001"]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "mock-apns --generate-dev-key", searchedFrom: directory.path) }
+        return [
+            "APNS_TEAM_ID": "TEAM000001", "APNS_KEY_ID": "TESTKEY001", "APNS_BUNDLE_ID": "app.sightscreen.test",
+            "APNS_KEY_PATH": directory.appendingPathComponent("AuthKey_TESTKEY001.p8").path,
+            "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "1",
+            "APNS_SANDBOX_HOST": "127.0.0.1", "APNS_SANDBOX_PORT": "1",
+        ]
     }
 
     @Test func anOldLibrdkafkaIsRefusedWithAFix() async throws {

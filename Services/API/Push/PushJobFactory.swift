@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 
-/// Builds the api's push jobs: one job per target device (each token has its own shard key).
+/// Builds the api's push jobs (payloads from `Contracts.LiveActivityPayload`): one job per target device (each token has its own shard key).
 ///
 /// Job ids are deterministic so that a redelivered or repeated request yields the same id:
 /// - start: `start:{matchId}:{userId}:{deviceId}:{startAttempt}` — a new attempt number only when the
@@ -26,8 +26,10 @@ struct PushJobFactory: Sendable {
 
     func startJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
         let timestamp = Int64(now.timeIntervalSince1970)
-        guard let payload = LiveActivityPushPayload.start(state: state, timestamp: timestamp, attributesType: attributesType).jsonText()
-        else { return [] }
+        let start = LiveActivityPayload.start(
+            state: state, timestamp: timestamp, attributesType: attributesType, attributes: ["matchId": matchId],
+            alert: .init(title: state.title, body: state.statusText))
+        guard let payload = try? start.jsonString() else { return [] }
         return targets.map { target in
             PushJob(
                 jobId: "start:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator)", kind: .liveActivityStart,
@@ -39,7 +41,9 @@ struct PushJobFactory: Sendable {
 
     func endJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
         let timestamp = Int64(now.timeIntervalSince1970)
-        guard let payload = LiveActivityPushPayload.end(state: state, timestamp: timestamp).jsonText() else { return [] }
+        // "end" with a dismissal date of now: the activity leaves the Lock Screen at once.
+        let end = LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp)
+        guard let payload = try? end.jsonString() else { return [] }
         return targets.map { target in
             PushJob(
                 jobId: "end:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator):\(target.token.prefix(16))",

@@ -13,11 +13,14 @@ enum MatchRoutes {
             },
             APIRoute(method: .get, pattern: "/matches/live") { request in
                 _ = try service.authenticator.user(request)
-                let live = try await service.matches.live()
-                let retry = service.configuration.liveRetry.retryAfterMs(live, now: service.clock.now())
-                var response = HTTPResponse.json(APIBodies.LiveResponse(matches: live.map(\.state), retryAfterMs: retry))
-                response.headers.append(HTTPHeader(name: "Cache-Control", value: "no-store"))
-                return response
+                let body = try await service.liveCache.body {
+                    let live = try await service.matches.live()
+                    let retry = service.configuration.liveRetry.retryAfterMs(live, now: service.clock.now())
+                    return HTTPResponse.json(APIBodies.LiveResponse(matches: live.map(\.state), retryAfterMs: retry)).body
+                }
+                return HTTPResponse(
+                    status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Cache-Control", value: "no-store")],
+                    body: body)
             },
             APIRoute(method: .get, pattern: "/matches/:matchId") { request in
                 let user = try service.authenticator.user(request)

@@ -1,0 +1,166 @@
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+
+/// Sends one job to all its targets until every target has a final answer:
+/// - 200 → delivered;
+/// - 410 Unregistered / ExpiredToken, 400 BadDeviceToken → a `TokenInvalid` (key matchId);
+/// - 429 / 500 / 503 / no answer → sent again per `RetryScheduler` (jittered back-off, within
+///   the job's expiration, bounded attempts);
+/// - anything else, or expired / exhausted → listed in one `DeadPush` (key jobId) with the last error.
+/// The follow-up records are produced and acknowledged before `process` returns `.finished`.
+struct JobProcessor: Sendable {
+    /// How a job ended.
+    enum Result: Sendable, Equatable {
+        /// Every target has a final answer and every follow-up record is on its topic: commit.
+        case finished(delivered: Int, tokenInvalid: Int, dead: Int)
+        /// Cancelled (shutdown past the grace period) or the follow-ups could not be produced:
+        /// do not commit; the job is read again after a restart (apns-ids are reused).
+        case abandoned
+    }
+
+    let client: APNsClient
+    let publisher: ResultPublisher
+    let scheduler: RetryScheduler
+    let metrics: SenderMetrics
+    let logger: Logger
+
+    /// Processes a decoded, valid job.
+    func process(_ job: PushJob) async -> Result {
+        let started = ContinuousClock.now
+        metrics.jobsInFlight.increment()
+        defer { metrics.jobsInFlight.decrement() }
+        let payload = Array(job.payload.utf8)
+        var remaining = job.targets
+        var delivered = 0
+        var invalid: [TokenInvalid] = []
+        var dead: [PushTarget] = []
+        var lastError: String?
+        var attempt = 0
+        if scheduler.isExpired(job.expiration) {
+            dead = remaining
+            remaining = []
+            lastError = "expired before sending (apns-expiration \(job.expiration))"
+        }
+        while !remaining.isEmpty {
+            attempt += 1
+            let outcomes = await sendRound(job, payload: payload, targets: remaining)
+            if Task.isCancelled { return abandon(job) }
+            var again: [PushTarget] = []
+            for outcome in outcomes {
+                switch outcome.action {
+                case .delivered:
+                    delivered += 1
+                case .tokenInvalid:
+                    invalid.append(TokenInvalid(
+                        token: outcome.target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId,
+                        userId: outcome.target.userId, deviceId: outcome.target.deviceId,
+                        reason: outcome.reason?.rawValue ?? "HTTP \(outcome.status ?? 0)", apnsTimestamp: outcome.apnsTimestamp))
+                case .retry, .regenerateJWTAndRetry:
+                    again.append(outcome.target)
+                    lastError = Self.describe(outcome)
+                case .permanentFailure:
+                    dead.append(outcome.target)
+                    lastError = Self.describe(outcome)
+                }
+            }
+            remaining = again
+            guard !remaining.isEmpty else { break }
+            switch scheduler.decide(afterAttempt: attempt, expiration: job.expiration) {
+            case .retry(let delay):
+                metrics.retries.increment(by: remaining.count)
+                logger.debug("retrying pushes", [
+                    "jobId": job.jobId, "targets": String(remaining.count), "attempt": String(attempt),
+                    "delayMs": String(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
+                    "lastError": lastError ?? "",
+                ])
+                do { try await Task.sleep(for: delay) } catch { return abandon(job) }
+            case .giveUp(let why):
+                dead.append(contentsOf: remaining)
+                remaining = []
+                lastError = "\(why): \(lastError ?? "no answer")"
+            }
+        }
+        var records: [KafkaOutgoingMessage] = []
+        do {
+            records = try invalid.map(publisher.tokenInvalid)
+            if !dead.isEmpty {
+                let record = DeadPush(
+                    job: job, undelivered: dead, lastError: lastError ?? "unknown",
+                    diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
+                records.append(try publisher.dead(record))
+            }
+        } catch {
+            logger.error("cannot encode job results", ["jobId": job.jobId, "error": "\(error)"])
+            return abandon(job)
+        }
+        guard await publisher.publish(records) else { return abandon(job) }
+        metrics.tokenInvalidProduced.increment(by: invalid.count)
+        if !dead.isEmpty {
+            metrics.deadProduced.increment()
+            logger.warning("pushes dead-lettered", [
+                "jobId": job.jobId, "undelivered": String(dead.count), "lastError": lastError ?? "",
+            ])
+        }
+        metrics.targetsFinished("delivered", count: delivered)
+        metrics.targetsFinished("token_invalid", count: invalid.count)
+        metrics.targetsFinished("dead", count: dead.count)
+        metrics.jobFinished(dead.isEmpty ? "delivered" : "dead")
+        metrics.jobSeconds.observe(ContinuousClock.now - started)
+        return .finished(delivered: delivered, tokenInvalid: invalid.count, dead: dead.count)
+    }
+
+    /// Dead-letters a job that cannot be sent as it is (every target undelivered).
+    func deadLetter(_ job: PushJob, reason: String) async -> Result {
+        let record = DeadPush(
+            job: job, undelivered: job.targets, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
+        guard let message = try? publisher.dead(record), await publisher.publish([message]) else { return abandon(job) }
+        metrics.deadProduced.increment()
+        metrics.targetsFinished("dead", count: job.targets.count)
+        metrics.jobFinished("invalid")
+        return .finished(delivered: 0, tokenInvalid: 0, dead: job.targets.count)
+    }
+
+    /// One attempt for each target, all concurrently (a job has at most 1,000; the HTTP/2 pool
+    /// queues what exceeds its streams). Outcomes in target order.
+    private func sendRound(_ job: PushJob, payload: [UInt8], targets: [PushTarget]) async -> [APNsOutcome] {
+        await withTaskGroup(of: (Int, APNsOutcome).self) { group in
+            for (index, target) in targets.enumerated() {
+                group.addTask {
+                    let outcome = await client.send(
+                        payload: payload, target: target, kind: job.kind, priority: job.priority, expiration: job.expiration,
+                        apnsID: APNsID.derive(jobID: job.jobId, token: target.token))
+                    return (index, outcome)
+                }
+            }
+            var outcomes = [APNsOutcome?](repeating: nil, count: targets.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.map { $0! }
+        }
+    }
+
+    private func abandon(_ job: PushJob) -> Result {
+        metrics.jobFinished("abandoned")
+        logger.warning("job abandoned; it will be read again", ["jobId": job.jobId])
+        return .abandoned
+    }
+
+    /// Which token of a device a job's kind uses.
+    static func tokenKind(for kind: PushKind) -> TokenKind {
+        switch kind {
+        case .liveActivityUpdate, .liveActivityEnd: .update
+        case .liveActivityStart: .pushToStart
+        case .alert: .device
+        }
+    }
+
+    /// A short error text for a non-delivered outcome (never headers or the JWT).
+    static func describe(_ outcome: APNsOutcome) -> String {
+        if let status = outcome.status {
+            return "HTTP \(status)" + (outcome.reason.map { " \($0.rawValue)" } ?? "")
+        }
+        return outcome.transportError ?? "no answer"
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Contracts
+import Kafka
+import Runtime
+
+/// Produces a job's follow-up records (`TokenInvalid`, `DeadPush`, rejected jobs) and waits for
+/// the broker's acknowledgement of every one, so the job's offset is committed only after them.
+struct ResultPublisher: Sendable {
+    let producer: KafkaProducer
+    let tokenInvalidTopic: String
+    let deadTopic: String
+    let logger: Logger
+    /// Rounds of re-producing failed records before giving up (each round waits for librdkafka's
+    /// own retries, bounded by the producer's message timeout).
+    var maxRounds = 10
+    var pause: Duration = .seconds(1)
+
+    /// A `TokenInvalid`, keyed matchId.
+    func tokenInvalid(_ message: TokenInvalid) throws -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: tokenInvalidTopic, key: message.matchId.map { Array($0.utf8) }, value: try MessageCodec.encode(message))
+    }
+
+    /// A `DeadPush`, keyed jobId.
+    func dead(_ message: DeadPush) throws -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: deadTopic, key: Array(message.job.jobId.utf8), value: try MessageCodec.encode(message))
+    }
+
+    /// A `RejectedPushJob`, keyed jobId, with the `record=rejected-job` header.
+    func rejected(_ record: RejectedPushJob) throws -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(
+            topic: deadTopic, key: Array(record.jobId.utf8), value: try JSONEncoder.sorted.encode(record).map { $0 },
+            headers: [RejectedPushJob.recordHeader])
+    }
+
+    /// Produces every message until all are acknowledged. Returns false when the task was
+    /// cancelled or the rounds ran out (the caller then leaves the offset uncommitted).
+    func publish(_ messages: [KafkaOutgoingMessage]) async -> Bool {
+        var remaining = messages
+        var round = 0
+        while !remaining.isEmpty {
+            round += 1
+            let results = await producer.sendAll(remaining)
+            var failed: [KafkaOutgoingMessage] = []
+            var lastError: KafkaError?
+            for (message, result) in zip(remaining, results) {
+                if case .failure(let error) = result {
+                    failed.append(message)
+                    lastError = error
+                }
+            }
+            remaining = failed
+            guard let lastError else { break }
+            logger.warning("producing job results failed; retrying", [
+                "failed": String(failed.count), "round": String(round), "error": lastError.description,
+            ])
+            guard round < maxRounds, !Task.isCancelled else { return false }
+            do { try await Task.sleep(for: pause) } catch { return false }
+        }
+        return true
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys, unescaped slashes: the same shape as `MessageCodec`.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

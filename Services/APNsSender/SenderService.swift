@@ -1,0 +1,190 @@
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+import ServiceKit
+
+/// apns-sender's work: consume the jobs topic as group member, process up to `maxInFlightJobs`
+/// jobs concurrently, commit each partition's offsets in order once the jobs before them are
+/// final, refresh the lag gauge, and drain on shutdown (stop polling, let in-flight jobs finish
+/// within the grace period, commit, close).
+///
+/// Readiness conditions: `kafka` (the group assigned partitions), `accepting_jobs` (false while
+/// draining); main adds `apns_key` once the key has signed a provider token.
+final class SenderService: Sendable {
+    let configuration: SenderConfiguration
+    let client: APNsClient
+    let logger: Logger
+    let metrics: SenderMetrics
+    let readiness: Readiness
+    let clock: any WallClock
+    /// How long one poll waits (short, so shutdown and free slots are noticed quickly).
+    var pollTimeout: Duration { .milliseconds(100) }
+    /// How often finished offsets are committed.
+    var commitInterval: Duration { .milliseconds(100) }
+
+    init(
+        configuration: SenderConfiguration, client: APNsClient, logger: Logger, metrics: MetricsRegistry, readiness: Readiness,
+        clock: any WallClock = SystemWallClock()
+    ) {
+        self.configuration = configuration
+        self.client = client
+        self.logger = logger
+        self.metrics = SenderMetrics(registry: metrics)
+        self.readiness = readiness
+        self.clock = clock
+        readiness.set("kafka", false)
+        readiness.set("accepting_jobs", true)
+    }
+
+    /// Runs until `shutdown` fires (then drains) or the task is cancelled; closes the consumer,
+    /// the producer and the APNs client before returning.
+    /// - Throws: `KafkaError` when the consumer or producer cannot be created, or polling fails fatally.
+    func run(shutdown: ShutdownSignal) async throws {
+        let tracker = CommitTracker()
+        let consumer = try KafkaConsumer(
+            configuration: consumerConfiguration(), logger: logger.child("kafka"),
+            onRebalance: { [readiness, tracker, logger] event in
+                switch event {
+                case .assigned(let partitions):
+                    readiness.set("kafka", true)
+                    logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
+                case .revoked(let partitions, let lost):
+                    tracker.revoke(partitions)
+                    logger.info("partitions revoked", ["count": String(partitions.count), "lost": String(lost)])
+                case .failed(let error):
+                    logger.warning("rebalance failed", ["error": error.description])
+                }
+            })
+        var producerConfiguration = KafkaProducerConfiguration(
+            bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "apns-sender-\(getpid())")
+        producerConfiguration.linger = .milliseconds(2)
+        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+        let processor = JobProcessor(
+            client: client,
+            publisher: ResultPublisher(
+                producer: producer, tokenInvalidTopic: configuration.tokenInvalidTopic, deadTopic: configuration.deadTopic,
+                logger: logger),
+            scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger)
+        let jobs = JobSet(limit: configuration.maxInFlightJobs)
+        let background = startBackground(consumer: consumer, tracker: tracker)
+        logger.info("consuming", [
+            "topic": configuration.jobsTopic, "group": configuration.groupID, "maxJobs": String(configuration.maxInFlightJobs),
+            "retryAttempts": String(configuration.retry.maxAttempts),
+        ])
+
+        var failure: (any Error)?
+        do {
+            try await intake(consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, shutdown: shutdown)
+        } catch {
+            failure = error
+            logger.error("consuming failed", ["error": "\(error)"])
+        }
+
+        // Drain: no new jobs; in-flight ones finish within the grace period or are left behind.
+        readiness.set("accepting_jobs", false)
+        logger.info("draining", ["inFlightJobs": String(jobs.count)])
+        let drained = await jobs.wait(until: { $0.count == 0 }, timeout: configuration.shutdownGrace)
+        if !drained {
+            logger.warning("grace period over; abandoning unfinished jobs (read again after restart)", ["jobs": String(jobs.count)])
+            jobs.cancelAll()
+        }
+        background.cancel()
+        await background.value
+        await commitReady(consumer: consumer, tracker: tracker)
+        do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
+        do { try await producer.shutdown(timeout: .seconds(5)) } catch { logger.warning("producer shutdown failed", ["error": "\(error)"]) }
+        client.shutdown()
+        logger.info("drained", ["abandonedJobs": String(jobs.count), "uncommitted": String(tracker.pendingCount)])
+        if let failure { throw failure }
+    }
+
+    /// Polls and dispatches until shutdown or cancellation.
+    private func intake(
+        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, shutdown: ShutdownSignal
+    ) async throws {
+        while shutdown.received == nil && !Task.isCancelled {
+            if !jobs.hasSlot {
+                _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
+                continue
+            }
+            guard let message = try await consumer.poll(timeout: pollTimeout) else { continue }
+            // Taken after shutdown began: not begun, so it stays uncommitted for the next owner.
+            guard shutdown.received == nil, !Task.isCancelled else { break }
+            let partition = message.topicPartition
+            tracker.begin(partition, offset: message.offset)
+            switch JobIntake.classify(message) {
+            case .job(let job):
+                jobs.start {
+                    if case .finished = await processor.process(job) { tracker.finish(partition, offset: message.offset) }
+                }
+            case .invalid(let job, let reason):
+                metrics.rejected(kind: "invalid_job")
+                logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
+                jobs.start {
+                    if case .finished = await processor.deadLetter(job, reason: reason) { tracker.finish(partition, offset: message.offset) }
+                }
+            case .poison(let kind, let error, let jobID):
+                metrics.rejected(kind: kind)
+                logger.warning("unusable message skipped", [
+                    "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
+                    "offset": String(message.offset), "jobId": jobID ?? "",
+                ])
+                guard let jobID else {
+                    tracker.finish(partition, offset: message.offset)
+                    continue
+                }
+                let record = RejectedPushJob(
+                    jobId: jobID, kind: kind, error: error, topic: message.topic, partition: message.partition,
+                    offset: message.offset, rejectedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
+                let publisher = processor.publisher
+                let metrics = self.metrics
+                jobs.start {
+                    guard let outgoing = try? publisher.rejected(record), await publisher.publish([outgoing]) else { return }
+                    metrics.deadProduced.increment()
+                    tracker.finish(partition, offset: message.offset)
+                }
+            }
+        }
+    }
+
+    /// The committer (every `commitInterval`) and the lag refresher (every `lagInterval`).
+    private func startBackground(consumer: KafkaConsumer, tracker: CommitTracker) -> Task<Void, Never> {
+        Task {
+            var nextLag = ContinuousClock.now + configuration.lagInterval
+            while !Task.isCancelled {
+                try? await Task.sleep(for: commitInterval)
+                await commitReady(consumer: consumer, tracker: tracker)
+                if ContinuousClock.now >= nextLag {
+                    metrics.record(lag: consumer.partitionLag)
+                    nextLag = ContinuousClock.now + configuration.lagInterval
+                }
+            }
+        }
+    }
+
+    private func commitReady(consumer: KafkaConsumer, tracker: CommitTracker) async {
+        let offsets = tracker.takeCommittable()
+        guard !offsets.isEmpty else { return }
+        do {
+            try await consumer.commit(offsets)
+            logger.debug("committed", ["offsets": offsets.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")])
+        } catch {
+            tracker.commitFailed(offsets)
+            metrics.commitFailures.increment()
+            logger.warning("offset commit failed; retrying", ["error": "\(error)"])
+        }
+    }
+
+    private func consumerConfiguration() -> KafkaConsumerConfiguration {
+        var consumer = KafkaConsumerConfiguration(
+            bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "apns-sender-\(getpid())",
+            groupId: configuration.groupID, topics: [configuration.jobsTopic])
+        consumer.sessionTimeout = configuration.infrastructure.kafkaSessionTimeout
+        consumer.heartbeatInterval = configuration.infrastructure.kafkaHeartbeatInterval
+        consumer.autoOffsetReset = .earliest
+        consumer.statisticsInterval = configuration.lagInterval
+        return consumer
+    }
+}

@@ -1,0 +1,74 @@
+import Contracts
+import Detection
+import Kafka
+import Runtime
+
+/// Where match events go: Kafka in the service (acknowledged sends), anything in tests.
+protocol MatchEventPublisher: Sendable {
+    /// Produces `events` in order, keyed by matchId; returns once every one is acknowledged.
+    func publish(_ events: [MatchBusEvent]) async throws
+}
+
+/// Publishes to `match.events` with one awaited delivery report per event (in order).
+struct KafkaMatchEventPublisher: MatchEventPublisher {
+    let producer: KafkaProducer
+    var topic = Topic.matchEvents.name
+
+    func publish(_ events: [MatchBusEvent]) async throws {
+        for event in events {
+            _ = try await producer.send(topic: topic, key: event.matchId, value: try MessageCodec.encode(event))
+        }
+    }
+}
+
+/// Handles one `sportmonks.fixtures` message: decode, load state, detect, produce, save.
+/// Returns normally when the message may be committed; throws when it must be retried.
+struct SnapshotHandler: Sendable {
+    let detector: MatchDetector
+    let store: DetectorStateStore
+    let publisher: any MatchEventPublisher
+    let logger: Logger
+    let metrics: DetectorMetrics
+
+    /// What became of a message.
+    enum Result: Equatable {
+        case skipped(reason: String)
+        case processed(disposition: DetectionOutcome.Disposition, events: Int)
+    }
+
+    func handle(_ bytes: [UInt8], key: String?) async throws -> Result {
+        let decoded: SnapshotDecoding.Decoded
+        do {
+            decoded = try SnapshotDecoding.decode(bytes)
+        } catch {
+            logger.warning("skipping unreadable snapshot: \(error)", ["event": "bad_message", "kind": error.kind, "key": key ?? ""])
+            metrics.badMessage(error.kind)
+            return .skipped(reason: error.kind)
+        }
+        let matchId = decoded.matchId
+        let previous = try await store.load(matchId: matchId)
+        let outcome = detector.process(fixture: decoded.fixture, matchId: matchId, polledAt: decoded.polledAt,
+                                       state: previous)
+        if let status = outcome.unknownStatus {
+            logger.warning("unknown status string", ["event": "unknown_status", "match": matchId, "status": status])
+            metrics.unknownStatus()
+        }
+        if !outcome.correctedBallIds.isEmpty {
+            logger.info("corrected balls", ["event": "corrections", "match": matchId,
+                                             "balls": outcome.correctedBallIds.map(String.init).joined(separator: ",")])
+            metrics.corrections(outcome.correctedBallIds.count)
+        }
+        metrics.snapshot(outcome.disposition.rawValue)
+        guard outcome.disposition == .accepted else {
+            return .processed(disposition: outcome.disposition, events: 0)
+        }
+        // Produce first, then store: a crash in between re-processes from the old state and re-produces the
+        // same eventIds/seqs (consumers dedupe by eventId); the reverse order could lose events.
+        try await publisher.publish(outcome.events)
+        try await store.save(outcome.state)
+        for event in outcome.events {
+            metrics.event(kind: event.keyEvent?.kind.rawValue ?? "display", priority: event.keyEvent?.priority ?? 5)
+        }
+        return .processed(disposition: .accepted, events: outcome.events.count)
+    }
+}

@@ -1,0 +1,137 @@
+import Contracts
+import Cricket
+import Foundation
+import Runtime
+
+/// One livescores poll at a time: publishes a `FixtureSnapshot` for every fixture whose canonical
+/// hash differs from the last published one (kept in memory and in `matches.feed_hash`, so a restart
+/// or a new leader does not republish unchanged fixtures), updates `matches`, and fetches
+/// `/fixtures/{id}` once for a fixture that dropped out of /livescores (its final state).
+actor FeedPoller {
+    /// What one poll did.
+    struct Report: Sendable, Equatable {
+        var fixtures = 0
+        var published = 0
+        var unchanged = 0
+        var rejected = 0
+        var finalFetches = 0
+    }
+
+    let client: SportMonksClient
+    let store: MatchStore
+    let publisher: any SnapshotPublisher
+    let include: String
+    let clock: any WallClock
+    let metrics: PollerMetrics
+    let logger: Logger
+    /// Last published hash per fixture id (a nil value: looked up, none published).
+    private var hashes: [Int: String?] = [:]
+    /// Fixture ids listed by the previous poll; loaded from `matches.is_live` on the first poll.
+    private var listed: Set<Int>?
+
+    init(client: SportMonksClient, store: MatchStore, publisher: any SnapshotPublisher, include: String,
+         clock: any WallClock, metrics: PollerMetrics, logger: Logger) {
+        self.client = client
+        self.store = store
+        self.publisher = publisher
+        self.include = include
+        self.clock = clock
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Polls /livescores once.
+    /// - Throws: `FeedRequestError` when the reply is unusable, or a Kafka/PostgreSQL error.
+    func pollOnce() async throws -> Report {
+        if listed == nil {
+            listed = Set(try await store.liveMatchIds().compactMap { Int($0) })
+        }
+        let body = try await client.livescores(include: include)
+        let items = try Self.dataArray(body, path: "/livescores")
+        var report = Report()
+        var seen: Set<Int> = []
+        for item in items {
+            report.fixtures += 1
+            switch try await process(item) {
+            case .published(let id): report.published += 1; seen.insert(id)
+            case .unchanged(let id): report.unchanged += 1; seen.insert(id)
+            case .rejected(let id):
+                report.rejected += 1
+                // Still listed, just unreadable this time: not a drop-out.
+                if let id { seen.insert(id) }
+            }
+        }
+        var stillListed = seen
+        for id in (listed ?? []).subtracting(seen).sorted() {
+            report.finalFetches += 1
+            do {
+                let final = try await client.fixture(id: id, include: include)
+                guard case .object(let top) = try Self.json(final, path: "/fixtures/\(id)"), let data = top["data"] else {
+                    throw FeedRequestError.malformed(path: "/fixtures/\(id)", reason: "no data object", excerpt: "")
+                }
+                if case .published = try await process(data) { report.published += 1 }
+            } catch let error as FeedRequestError {
+                if case .status(_, 404, _, _) = error {
+                    try await store.markNotLive(String(id), at: clock.now())
+                } else {
+                    metrics.error(error.kind)
+                    logger.warning("final fetch failed; retrying next poll", ["match_id": String(id), "error": error.description])
+                    stillListed.insert(id)
+                }
+            }
+        }
+        listed = stillListed
+        metrics.polls.increment()
+        metrics.liveFixtures.set(Double(seen.count))
+        return report
+    }
+
+    enum Outcome { case published(Int), unchanged(Int), rejected(Int?) }
+
+    /// Publishes `item` if it changed since the last publication.
+    private func process(_ item: JSONValue) async throws -> Outcome {
+        let fingerprint = try FixtureFingerprint(item)
+        let fixture: SportMonksFixture
+        do {
+            fixture = try JSONDecoder().decode(SportMonksFixture.self, from: fingerprint.canonical)
+        } catch {
+            metrics.error("invalid_fixture")
+            let id = item["id"].flatMap { if case .int(let id) = $0 { id } else { nil } }
+            logger.warning("fixture rejected", ["match_id": id.map(String.init) ?? "?", "error": String(describing: error)])
+            return .rejected(id)
+        }
+        let id = fixture.id
+        if hashes[id] == nil {
+            hashes[id] = .some(try await store.publishedHash(String(id)))
+        }
+        if hashes[id] == .some(fingerprint.hash) {
+            metrics.unchanged.increment()
+            return .unchanged(id)
+        }
+        let now = clock.now()
+        let snapshot = FixtureSnapshot(matchId: String(id), polledAt: Int64(now.timeIntervalSince1970 * 1000), fixture: item)
+        try await publisher.publish(snapshot)
+        let row = MatchStore.Row(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status))
+        try await store.recordPublished(row, hash: fingerprint.hash, at: now)
+        hashes[id] = .some(fingerprint.hash)
+        metrics.published.increment()
+        logger.debug("fixture published", ["match_id": String(id), "status": fixture.status.rawValue, "hash": fingerprint.hash])
+        return .published(id)
+    }
+
+    static func json(_ body: Data, path: String) throws(FeedRequestError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: body)
+        } catch {
+            throw .malformed(path: path, reason: "not JSON", excerpt: String(decoding: body.prefix(120), as: UTF8.self))
+        }
+    }
+
+    /// The `data` array of a list reply.
+    static func dataArray(_ body: Data, path: String) throws(FeedRequestError) -> [JSONValue] {
+        guard case .object(let top) = try json(body, path: path), case .array(let items)? = top["data"] else {
+            throw .malformed(path: path, reason: "no data array", excerpt: String(decoding: body.prefix(120), as: UTF8.self))
+        }
+        return items
+    }
+}

@@ -1,0 +1,38 @@
+import Runtime
+
+/// The poller's metrics (`/metrics`).
+struct PollerMetrics: Sendable {
+    let registry: MetricsRegistry
+    let polls: Counter
+    let published: Counter
+    let unchanged: Counter
+    let liveFixtures: Gauge
+    let leader: Gauge
+    let scheduleRows: Counter
+    let startJobs: Counter
+    let restartJobs: Counter
+    let ttlDeleted: Counter
+
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        polls = registry.counter("poller_polls_total", help: "Successful livescores polls.")
+        published = registry.counter("poller_snapshots_published_total", help: "Fixture snapshots published (changed fixtures).")
+        unchanged = registry.counter("poller_fixtures_unchanged_total", help: "Polled fixtures identical to the last published one.")
+        liveFixtures = registry.gauge("poller_live_fixtures", help: "Fixtures in the last livescores reply.")
+        leader = registry.gauge("poller_leader", help: "1 while this replica holds the poller advisory lock.")
+        scheduleRows = registry.counter("poller_schedule_rows_changed_total", help: "matches rows inserted or changed by the schedule sync.")
+        startJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "new"])
+        restartJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "token_invalid"])
+        ttlDeleted = registry.counter("ttl_rows_deleted_total", help: "Expired rows deleted by the TTL sweep.")
+    }
+
+    /// Counts one error of `kind` in `poller_errors_total{kind}`.
+    func error(_ kind: String) {
+        registry.counter("poller_errors_total", help: "Poller errors by kind; the loop continues after each.", labels: ["kind": kind]).increment()
+    }
+
+    /// Errors of `kind` so far.
+    func errors(_ kind: String) -> Int {
+        registry.counter("poller_errors_total", help: "Poller errors by kind; the loop continues after each.", labels: ["kind": kind]).count
+    }
+}

@@ -1,0 +1,44 @@
+import Contracts
+import Foundation
+
+/// The Live Activity push-to-start body of a match (built with `Contracts.LiveActivityPayload`):
+/// `{"aps":{"timestamp","event":"start","content-state",…,"attributes-type":"MatchAttributes",
+/// "attributes":{"matchId","title"},"alert":{"title","body"}}}`.
+enum StartPayload {
+    static let attributesType = "MatchAttributes"
+
+    /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card.
+    static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
+        let content = state ?? minimalState(card, updatedAt: timestamp)
+        let payload = LiveActivityPayload.start(
+            state: content, timestamp: timestamp, attributesType: attributesType,
+            attributes: ["matchId": card.matchId, "title": card.title],
+            alert: LiveActivityPayload.PushAlert(title: card.title, body: card.statusText))
+        return try payload.jsonString()
+    }
+
+    /// An upcoming/live state made from the schedule card, for a match the detector has not described yet.
+    static func minimalState(_ card: MatchCard, updatedAt: Int64) -> UnifiedDisplayState {
+        // The card does not say who bats: the side with a score (home when both or neither have one).
+        let batting = card.home.score.isEmpty && !card.away.score.isEmpty ? card.away : card.home
+        let bowling = batting == card.home ? card.away : card.home
+        func line(_ team: MatchCard.Team) -> UnifiedDisplayState.TeamScore {
+            let parts = team.score.split(separator: " ", maxSplits: 1)
+            let overs = parts.count > 1 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "()")) : ""
+            return .init(abbr: team.abbr, name: team.name, score: parts.first.map(String.init) ?? "", overs: overs)
+        }
+        let battingLine = line(batting), bowlingLine = line(bowling)
+        let headline = battingLine.score.isEmpty ? card.title : "\(batting.abbr) \(battingLine.score)"
+        return UnifiedDisplayState(
+            matchId: card.matchId, matchDisplayState: card.phase, title: card.title, subtitle: card.subtitle,
+            statusText: card.statusText,
+            compactLeading: .init(teamAbbr: batting.abbr, score: battingLine.score),
+            compactTrailing: .init(overs: battingLine.overs, runRate: ""),
+            minimal: .init(text: battingLine.score.isEmpty ? batting.abbr : battingLine.score),
+            expanded: .init(batting: battingLine, bowling: bowlingLine, batters: [], bowler: nil, lastBalls: [],
+                            target: nil, equation: nil, runRate: "", requiredRate: nil),
+            lockScreen: .init(headline: headline, detail: "\(bowling.abbr) \(bowlingLine.score)".trimmingCharacters(in: .whitespaces),
+                              footer: card.statusText),
+            resultLine: card.phase == .ended ? card.statusText : nil, updatedAt: updatedAt)
+    }
+}

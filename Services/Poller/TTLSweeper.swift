@@ -1,0 +1,48 @@
+import Foundation
+import Postgres
+import Runtime
+
+/// Deletes `match_follows` and `live_activities` rows past `expires_at` in batches
+/// (`DELETE … WHERE ctid IN (SELECT ctid … LIMIT n)`), so no statement holds many row locks.
+struct TTLSweeper: Sendable {
+    struct Settings: Sendable {
+        /// `TTL_SWEEP_INTERVAL_MS`.
+        var interval: Duration = .seconds(60)
+        /// `TTL_BATCH_SIZE`: rows per DELETE.
+        var batchSize = 500
+        /// `TTL_MAX_BATCHES`: DELETEs per table per sweep (the rest waits for the next sweep).
+        var maxBatches = 100
+    }
+
+    static let tables = ["match_follows", "live_activities"]
+
+    let database: PostgresClient
+    let settings: Settings
+    let clock: any WallClock
+    let metrics: PollerMetrics
+    let logger: Logger
+
+    /// One sweep; returns the rows deleted per table.
+    func sweepOnce() async throws -> [String: Int] {
+        let now = clock.now()
+        var deleted: [String: Int] = [:]
+        for table in Self.tables {
+            var total = 0
+            for _ in 0..<settings.maxBatches {
+                let count = try await database.execute(
+                    """
+                    DELETE FROM \(table) WHERE ctid IN (
+                        SELECT ctid FROM \(table) WHERE expires_at IS NOT NULL AND expires_at < $1 LIMIT $2)
+                    """, [now, settings.batchSize])
+                total += count
+                if count < settings.batchSize { break }
+            }
+            deleted[table] = total
+            metrics.ttlDeleted.increment(by: total)
+        }
+        if deleted.values.contains(where: { $0 > 0 }) {
+            logger.info("ttl sweep", deleted.mapValues(String.init))
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,26 @@
+import Contracts
+
+/// What processing one snapshot produced.
+public struct DetectionOutcome: Sendable {
+    /// Whether the snapshot moved the match on.
+    public enum Disposition: String, Sendable {
+        /// Newer than anything seen: events (if any) and state are new.
+        case accepted
+        /// The same snapshot again (same newest ball, same `polledAt`): nothing emitted.
+        case duplicate
+        /// Older than the state (fewer balls, or an earlier poll of the same balls): ignored, display kept.
+        case stale
+    }
+
+    public var disposition: Disposition
+    /// The bus events to produce, in order, with consecutive `seq`.
+    public var events: [MatchBusEvent]
+    /// Every event detected, in order (one per bus event that carries a key event).
+    public var detected: [DetectedEvent]
+    /// The state to store once the events are produced.
+    public var state: DetectorState
+    /// The raw status when SportMonks sent a string nobody documented (log it and count it).
+    public var unknownStatus: String?
+    /// Ids of recent balls whose outcome changed since the previous snapshot (corrections).
+    public var correctedBallIds: [Int]
+}

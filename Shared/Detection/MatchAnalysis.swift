@@ -1,0 +1,128 @@
+import Contracts
+import Cricket
+
+/// Everything the detector reads from one fixture snapshot, rebuilt from scratch every time (so corrected
+/// balls simply produce corrected numbers): innings ledgers from the balls, totals, targets, names and, for
+/// deliveries newer than `watermark`, the moments the event detector looks at.
+public struct MatchAnalysis: Sendable {
+    public let fixture: SportMonksFixture
+    public let format: MatchFormat
+    public let players: PlayerDirectory
+    /// The fixture's balls in delivery order (ascending id).
+    public let balls: [SportMonksBall]
+    /// Innings that have a ball or a `runs` row, by number.
+    public let innings: [InningsLedger]
+    /// Deliveries with an id above the watermark, in order.
+    public let moments: [BallMoment]
+
+    /// Analyses `fixture`; deliveries with `id > watermark` become `moments`.
+    public init(fixture: SportMonksFixture, watermark: Int) {
+        self.fixture = fixture
+        format = MatchFormat(fixture: fixture)
+        players = PlayerDirectory(fixture: fixture)
+        var sorted = fixture.balls ?? []
+        if zip(sorted, sorted.dropFirst()).contains(where: { $0.id > $1.id }) { sorted.sort { $0.id < $1.id } }
+        balls = sorted
+
+        var ledgers: [Int: InningsLedger] = [:]
+        for row in fixture.runs ?? [] where row.inning > 0 {
+            ledgers[row.inning] = InningsLedger(scoreboard: row.scoreboard, number: row.inning, teamId: row.teamId)
+        }
+        var streaks: [Int: Int] = [:]
+        var moments: [BallMoment] = []
+        for (index, ball) in sorted.enumerated() {
+            let number = InningsLedger.number(of: ball.scoreboard)
+            var ledger = ledgers[number] ?? InningsLedger(scoreboard: ball.scoreboard, number: number, teamId: ball.teamId)
+            let facts = BallFacts(ball.score)
+            let lines = ledger.add(ball, facts: facts, index: index)
+            ledgers[number] = ledger
+            let streak = facts.bowlerWicket ? (streaks[ball.bowlerId] ?? 0) + 1 : 0
+            streaks[ball.bowlerId] = streak
+            if ball.id > watermark {
+                moments.append(BallMoment(index: index, ball: ball, facts: facts, lines: lines, bowlerStreak: streak,
+                                          totalsAfter: ledger.totals))
+            }
+        }
+        innings = ledgers.values.sorted { $0.number < $1.number }
+        self.moments = moments
+    }
+
+    // MARK: - Lookups
+
+    /// The innings being played or last played.
+    public var current: InningsLedger? { innings.last }
+
+    /// The innings numbered `number`.
+    public func ledger(_ number: Int) -> InningsLedger? { innings.first { $0.number == number } }
+
+    /// Highest ball id in the snapshot (0 when there are none).
+    public var maxBallId: Int { balls.last?.id ?? 0 }
+
+    /// The innings total: the `runs` row when it is at least as far on as the balls, else the balls' sum.
+    public func totals(_ number: Int) -> InningsScore {
+        let fromBalls = ledger(number)?.totals ?? InningsScore()
+        guard let row = fixture.runs?.first(where: { $0.inning == number }) else { return fromBalls }
+        let fromRow = InningsScore(run: row)
+        return fromRow.legalBalls >= fromBalls.legalBalls ? fromRow : fromBalls
+    }
+
+    /// The team that is not `teamId` (nil when the fixture names neither).
+    public func opponent(of teamId: Int) -> Int? {
+        if teamId == fixture.localteamId { return fixture.visitorteamId }
+        if teamId == fixture.visitorteamId { return fixture.localteamId }
+        return nil
+    }
+
+    /// The batting team of innings `number`, known or inferred from the innings before it.
+    public func battingTeam(_ number: Int) -> Int? {
+        if let ledger = ledger(number) { return ledger.teamId }
+        guard number > 1, let previous = battingTeam(number - 1) else { return number == 1 ? nil : nil }
+        if format.isSuperOver(number), (number - 3) % 2 == 0 {
+            // First innings of a super over: the side that batted second in the tied pair bats first.
+            return previous
+        }
+        return opponent(of: previous)
+    }
+
+    // MARK: - Innings state
+
+    /// Legal balls available to innings `number`; nil when the overs are not limited.
+    public func maxBalls(_ number: Int) -> Int? {
+        guard let overs = format.scheduledOvers else { return nil }
+        if format.isSuperOver(number) { return 6 }
+        if format.isChase(number), let revised = revisedAllocation(number) { return revised.balls }
+        return overs * 6
+    }
+
+    /// True when innings `number` is over: a later innings exists, the status says so, all out, overs done,
+    /// or the target reached.
+    public func isComplete(_ number: Int) -> Bool {
+        if innings.contains(where: { $0.number > number }) { return true }
+        let isLast = current?.number == number
+        if isLast {
+            switch fixture.status {
+            case .inningsBreak, .finished: return true
+            default: break
+            }
+        }
+        let score = totals(number)
+        if score.wickets >= format.allOutWickets(number) { return true }
+        if let max = maxBalls(number), score.legalBalls >= max { return true }
+        if let target = target(for: number), score.runs >= target.runs { return true }
+        return false
+    }
+
+    /// True when innings `number` ended by a declaration (unlimited matches only).
+    public func isDeclared(_ number: Int) -> Bool {
+        guard format.scheduledOvers == nil else { return false }
+        let score = totals(number)
+        guard score.wickets < 10 else { return false }
+        if current?.number == number, (fixture.note ?? "").lowercased().contains("declared") { return true }
+        return innings.contains { $0.number > number }
+    }
+
+    /// True when innings `number` is all out.
+    public func isAllOut(_ number: Int) -> Bool {
+        !format.isSuperOver(number) && totals(number).wickets >= format.allOutWickets(number)
+    }
+}

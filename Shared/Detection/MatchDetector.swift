@@ -1,0 +1,135 @@
+import Contracts
+import Cricket
+
+/// Turns fixture snapshots into `MatchBusEvent`s: the pure core of the detector service.
+///
+/// Deterministic: the same snapshot applied to the same state gives the same events, eventIds, seqs and
+/// state, so a snapshot re-processed after a crash reproduces exactly what may already have been produced.
+/// Time comes from the snapshot (`polledAt`), never from a clock read here: cooldowns are replay-safe.
+public struct MatchDetector: Sendable {
+    public var configuration: DetectorConfiguration
+    let builder = DisplayStateBuilder()
+
+    public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Processes one snapshot of match `matchId` polled at `polledAt` (Unix epoch milliseconds).
+    public func process(fixture: SportMonksFixture, matchId: String, polledAt: Int64, state previous: DetectorState?)
+        -> DetectionOutcome
+    {
+        var state = previous ?? DetectorState(matchId: matchId)
+        let maxBallId = fixture.balls?.map(\.id).max() ?? 0
+        let (phase, recognised) = PhaseReading.phase(fixture.status, previous: state.phase,
+                                                     hasBalls: maxBallId > 0)
+        let unknown = recognised ? nil : fixture.status.rawValue
+        if let disposition = order(state: state, maxBallId: maxBallId, polledAt: polledAt, phase: phase) {
+            return DetectionOutcome(disposition: disposition, events: [], detected: [], state: state,
+                                    unknownStatus: unknown, correctedBallIds: [])
+        }
+
+        var watermark = state.lastBallId
+        if state.isNew, let balls = fixture.balls, balls.count > configuration.bootstrapWindow {
+            watermark = balls.map(\.id).sorted()[balls.count - configuration.bootstrapWindow - 1]
+        }
+        let analysis = MatchAnalysis(fixture: fixture, watermark: watermark)
+        let teams = TeamScores(analysis: analysis)
+        let corrected = state.corrections(in: analysis.balls)
+
+        var detected = BallEventDetector(analysis: analysis, teams: teams).events(announced: state.milestones)
+        let previousStatus = state.lastStatus.map(SportMonksStatus.init(rawValue:))
+        var phaseEvents = PhaseEventDetector(analysis: analysis, teams: teams, phase: phase)
+            .events(state: state, previousStatus: previousStatus)
+        if state.isNew, let current = analysis.current {
+            // First sight of a match already under way: earlier innings are history, not news.
+            let history = phaseEvents.filter { $0.scoreboard.map { InningsLedger.number(of: $0) < current.number } ?? false }
+            for event in history { remember(event, analysis: analysis, in: &state) }
+            phaseEvents.removeAll { history.contains($0) }
+        }
+        detected += phaseEvents
+        detected += tier0Events(analysis: analysis, state: state, hasTier1: !detected.isEmpty)
+        detected.sort { ($0.position, $0.subOrder) < ($1.position, $1.subOrder) }
+
+        var cooldowns = Cooldowns(expiries: state.cooldowns, seconds: configuration.cooldownSeconds)
+        cooldowns.prune(at: polledAt)
+        let keyEvents = AlertPolicy.keyEvents(for: detected, cooldowns: &cooldowns, now: polledAt)
+        let footer = detected.filter { $0.kind != .runs && $0.kind != .matchStart }
+            .max { AlertPolicy.rank($0.kind) < AlertPolicy.rank($1.kind) }?.line
+        let display = builder.build(matchId: matchId, analysis: analysis, phase: phase, footer: footer,
+                                    updatedAt: polledAt / 1000)
+
+        var events: [MatchBusEvent] = []
+        var seq = state.seq
+        func emit(_ keyEvent: KeyEvent?) {
+            seq += 1
+            events.append(MatchBusEvent(eventId: "\(matchId):\(seq)", matchId: matchId, seq: seq, emittedAt: polledAt,
+                                        displayState: display, keyEvent: keyEvent, phase: phase))
+        }
+        for keyEvent in keyEvents { emit(keyEvent) }
+        if events.isEmpty, display != state.displayState { emit(nil) }
+
+        for event in detected { remember(event, analysis: analysis, in: &state) }
+        state.seq = seq
+        state.lastPolledAt = max(state.lastPolledAt ?? polledAt, polledAt)
+        state.lastBallId = max(state.lastBallId, maxBallId)
+        state.lastStatus = fixture.status.rawValue
+        state.phase = phase
+        state.previousScores = Dictionary(analysis.innings.map { ($0.scoreboard, analysis.totals($0.number)) },
+                                          uniquingKeysWith: { a, _ in a })
+        state.remember(analysis.balls)
+        state.cooldowns = cooldowns.expiries
+        state.displayState = display
+        return DetectionOutcome(disposition: .accepted, events: events, detected: detected, state: state,
+                                unknownStatus: unknown, correctedBallIds: corrected)
+    }
+
+    /// Nil when the snapshot is newer than the state; else why it is ignored.
+    /// Newer = a higher newest ball id, or the same newest ball polled later (a status change or correction).
+    /// An ended match only accepts snapshots with new balls or that are still ended.
+    func order(state: DetectorState, maxBallId: Int, polledAt: Int64, phase: MatchPhase) -> DetectionOutcome.Disposition? {
+        guard let last = state.lastPolledAt else { return nil }
+        if maxBallId > state.lastBallId { return nil }
+        if maxBallId < state.lastBallId { return .stale }
+        if polledAt == last { return .duplicate }
+        if polledAt < last { return .stale }
+        if state.phase == .ended, phase != .ended { return .stale }
+        return nil
+    }
+
+    /// Records an announced event in the state so it is never announced again.
+    func remember(_ event: DetectedEvent, analysis: MatchAnalysis, in state: inout DetectorState) {
+        switch event.kind {
+        case .fifty, .hundred, .fiveFor, .hatTrick: state.milestones.insert(event.key)
+        case .matchStart, .inningsEnd, .superOver, .result: state.phaseKeys.insert(event.key)
+        case .targetSet:
+            if let target = analysis.activeTarget, event.scoreboard == target.scoreboard {
+                state.announcedTargets[target.scoreboard] = target.signature
+            }
+        default: break
+        }
+    }
+
+    /// Tier0: from the innings totals alone. A run change with no Tier1 event is a silent `runs` event; a wicket
+    /// count rise in a fixture without balls (no Tier1 possible) is a `wicket` event.
+    func tier0Events(analysis: MatchAnalysis, state: DetectorState, hasTier1: Bool) -> [DetectedEvent] {
+        var out: [DetectedEvent] = []
+        let teams = TeamScores(analysis: analysis)
+        for innings in analysis.innings {
+            let now = analysis.totals(innings.number)
+            let before = state.previousScores[innings.scoreboard] ?? InningsScore()
+            guard now != before else { continue }
+            let line = ScoreFormatter.teamLine(abbr: teams.abbr(innings.teamId), score: teams.score(innings.number),
+                                               overs: teams.overs(innings.number))
+            if analysis.fixture.balls == nil, now.wickets > before.wickets {
+                out.append(DetectedEvent(kind: .wicket, key: "wicket:\(innings.scoreboard):w\(now.wickets)",
+                                         scoreboard: innings.scoreboard, ballId: nil, title: "Wicket!", body: line,
+                                         position: analysis.balls.count, subOrder: 1))
+            } else if !hasTier1, now.runs != before.runs {
+                out.append(DetectedEvent(kind: .runs, key: "runs:\(innings.scoreboard):\(now.runs)",
+                                         scoreboard: innings.scoreboard, ballId: nil, title: "", body: line,
+                                         position: analysis.balls.count, subOrder: 0))
+            }
+        }
+        return out
+    }
+}

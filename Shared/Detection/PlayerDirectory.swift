@@ -1,0 +1,51 @@
+import Cricket
+
+/// Player names by id, gathered from a fixture's lineup and the players embedded in its balls.
+public struct PlayerDirectory: Sendable {
+    private var full: [Int: String] = [:]
+    private var short: [Int: String] = [:]
+
+    public init() {}
+
+    /// Collects every player the fixture names.
+    public init(fixture: SportMonksFixture) {
+        for player in fixture.lineup ?? [] { add(player) }
+        for ball in fixture.balls ?? [] {
+            if let batsman = ball.batsman, full[batsman.id] == nil { add(batsman) }
+            if let bowler = ball.bowler, full[bowler.id] == nil { add(bowler) }
+        }
+    }
+
+    /// Adds or replaces one player.
+    public mutating func add(_ player: SportMonksPlayer) {
+        let name = Self.fullName(player)
+        full[player.id] = name
+        short[player.id] = Self.shortName(player, full: name)
+    }
+
+    /// "Rohit Sharma"; "Player 123" when the fixture never named them.
+    public func fullName(_ id: Int?) -> String {
+        guard let id else { return "Unknown" }
+        return full[id] ?? "Player \(id)"
+    }
+
+    /// The surname as scorecards print fielders and bowlers: "Kohli".
+    public func shortName(_ id: Int?) -> String {
+        guard let id else { return "Unknown" }
+        return short[id] ?? "Player \(id)"
+    }
+
+    /// True when the fixture names this player.
+    public func knows(_ id: Int?) -> Bool { id.map { full[$0] != nil } ?? false }
+
+    static func fullName(_ player: SportMonksPlayer) -> String {
+        if let name = player.fullname, !name.isEmpty { return name }
+        let parts = [player.firstname, player.lastname].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? "Player \(player.id)" : parts.joined(separator: " ")
+    }
+
+    static func shortName(_ player: SportMonksPlayer, full: String) -> String {
+        if let last = player.lastname, !last.isEmpty { return last }
+        return full.split(separator: " ").last.map(String.init) ?? full
+    }
+}

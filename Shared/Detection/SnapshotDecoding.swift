@@ -1,0 +1,83 @@
+import Contracts
+import Cricket
+import Foundation
+
+/// Why a `sportmonks.fixtures` message was rejected.
+public enum SnapshotDecodeError: Error, Equatable, CustomStringConvertible {
+    /// The message itself is bad (not JSON, wrong schema, missing field, too large): MessageCodec's verdict.
+    case message(MessageDecodeError)
+    /// The message is a valid `FixtureSnapshot` but its fixture is not a readable SportMonks fixture.
+    case fixture(matchId: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .message(let error): error.description
+        case .fixture(let matchId, let reason): "fixture of match \(matchId) unreadable: \(reason)"
+        }
+    }
+
+    /// A metric label for the kind of failure.
+    public var kind: String {
+        switch self {
+        case .message(let error): error.kind
+        case .fixture: "invalid_fixture"
+        }
+    }
+}
+
+/// Reads `sportmonks.fixtures` messages into typed fixtures.
+///
+/// The fast path decodes the message once, straight into a `SportMonksFixture` (a whole fixture with its
+/// balls is ~200 KB, and going through `JSONValue` first costs several times more). Anything the fast path
+/// rejects is handed to `MessageCodec.decode`, so a bad message fails with exactly the contract's error.
+public enum SnapshotDecoding {
+    /// The snapshot's header fields and its typed fixture.
+    public struct Decoded: Sendable {
+        public var matchId: String
+        public var polledAt: Int64
+        public var fixture: SportMonksFixture
+    }
+
+    struct Typed: Decodable {
+        var schema: Int
+        var matchId: String
+        var polledAt: Int64
+        var fixture: SportMonksFixture
+    }
+
+    struct Schema: Decodable {
+        var schema: Int?
+    }
+
+    /// Decodes one message's bytes.
+    public static func decode(_ bytes: [UInt8]) throws(SnapshotDecodeError) -> Decoded {
+        if bytes.count <= MessageCodec.maximumMessageBytes,
+           let typed = try? JSONDecoder().decode(Typed.self, from: Data(bytes)),
+           typed.schema == FixtureSnapshot.currentSchema {
+            return Decoded(matchId: typed.matchId, polledAt: typed.polledAt, fixture: typed.fixture)
+        }
+        let snapshot: FixtureSnapshot
+        do { snapshot = try MessageCodec.decode(FixtureSnapshot.self, from: bytes) } catch { throw .message(error) }
+        return Decoded(matchId: snapshot.matchId, polledAt: snapshot.polledAt, fixture: try fixture(of: snapshot))
+    }
+
+    /// The typed fixture of an already decoded `snapshot`.
+    public static func fixture(of snapshot: FixtureSnapshot) throws(SnapshotDecodeError) -> SportMonksFixture {
+        do {
+            let data = try JSONEncoder().encode(snapshot.fixture)
+            return try JSONDecoder().decode(SportMonksFixture.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .fixture(matchId: snapshot.matchId, reason: "missing \(path(context.codingPath, key))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .fixture(matchId: snapshot.matchId, reason: "wrong type at \(path(context.codingPath, nil))")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .fixture(matchId: snapshot.matchId, reason: "null at \(path(context.codingPath, nil))")
+        } catch {
+            throw .fixture(matchId: snapshot.matchId, reason: String(describing: error))
+        }
+    }
+
+    static func path(_ keys: [any CodingKey], _ last: (any CodingKey)?) -> String {
+        (keys + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}

@@ -1,0 +1,81 @@
+import Contracts
+import Cricket
+
+/// The one-line state of play and the result line.
+struct StatusLine {
+    let analysis: MatchAnalysis
+    let teams: TeamScores
+
+    /// "IND need 45 off 30", "Innings break · PAK need 302 off 240", "ENG lead by 45", the result, …
+    func text(phase: MatchPhase) -> String {
+        let fixture = analysis.fixture
+        let chase = ChaseView(analysis: analysis, teams: teams)
+        switch phase {
+        case .upcoming:
+            if case .notStarted = fixture.status { return toss() ?? "Match yet to begin" }
+            return PhaseReading.stoppageText(fixture.status)
+        case .ended:
+            return result()
+        case .inningsBreak:
+            return ["Innings break", chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
+        case .interrupted:
+            let stoppage = PhaseReading.stoppageText(fixture.status)
+            return [stoppage, chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
+        case .live:
+            guard let current = analysis.current else { return toss() ?? "Live" }
+            var parts: [String] = []
+            if let index = analysis.format.superOverIndex(current.number) {
+                parts.append(ScoreFormatter.superOverLabel(index))
+            }
+            if let equation = chase.teamEquation() {
+                parts.append(equation)
+            } else if let target = chase.target, analysis.totals(InningsLedger.number(of: target.scoreboard)).runs >= target.runs {
+                parts.append("Target reached")
+            } else if let target = chase.target, analysis.isComplete(InningsLedger.number(of: target.scoreboard)) {
+                parts.append("Innings over")
+            } else if let lead = lead() {
+                parts.append(lead)
+            } else if let toss = toss() {
+                parts.append(toss)
+            } else {
+                parts.append("\(teams.abbr(current.teamId)) batting")
+            }
+            return parts.joined(separator: " · ")
+        }
+    }
+
+    /// "India won the toss and chose to bat".
+    func toss() -> String? {
+        let fixture = analysis.fixture
+        guard let winner = fixture.tossWonTeamId, let elected = fixture.elected else { return nil }
+        let choice = elected.lowercased().hasPrefix("bat") ? "bat" : "bowl"
+        return "\(teams.name(winner)) won the toss and chose to \(choice)"
+    }
+
+    /// In a multi-innings match after the first innings: "ENG lead by 45", "ENG trail by 45", "Scores level".
+    func lead() -> String? {
+        guard analysis.format.scheduledOvers == nil, let current = analysis.current, current.number >= 2 else { return nil }
+        var own = 0, other = 0
+        for innings in analysis.innings {
+            if innings.teamId == current.teamId { own += analysis.totals(innings.number).runs }
+            else { other += analysis.totals(innings.number).runs }
+        }
+        let abbr = teams.abbr(current.teamId)
+        if own == other { return "Scores level" }
+        return own > other ? "\(abbr) lead by \(own - other)" : "\(abbr) trail by \(other - own)"
+    }
+
+    /// The result: SportMonks' note once finished, else the winner, else the way the match ended.
+    func result() -> String {
+        let fixture = analysis.fixture
+        if let note = fixture.note?.trimmingCharacters(in: .whitespaces), !note.isEmpty, !note.hasPrefix("Target") {
+            return note
+        }
+        if let winner = fixture.winnerTeamId { return "\(teams.name(winner)) won" }
+        switch fixture.status {
+        case .abandoned: return "Match abandoned"
+        case .cancelled: return "Match cancelled"
+        default: return "Match over"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A free TCP port on 127.0.0.1 (bound once, then released).
+enum FreePort {
+    static func pick() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// GET against a local server, retrying connection failures until `waitUpTo` passes.
+enum LocalHTTP {
+    struct Answer {
+        let status: Int
+        let body: String
+    }
+
+    static func get(port: UInt16, path: String, waitUpTo: Duration = .seconds(5)) async throws -> Answer {
+        let url = URL(string: "http://127.0.0.1:\(port)\(path)")!
+        let deadline = ContinuousClock.now + waitUpTo
+        while true {
+            do {
+                let (data, response) = try await URLSession.shared.data(from: url)
+                return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
+            } catch {
+                if ContinuousClock.now >= deadline { throw error }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+@testable import APNsSender
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+import Testing
+
+/// apns-sender in-process against the real broker and a real mock-apns over TLS.
+@Suite(.timeLimit(.minutes(2))) struct SenderDeliveryTests {
+    @Test func validJobsOfEveryKindAreDeliveredAndCommitted() async throws {
+        let mock = try SenderFixtures.mock()
+        let sender = try await SenderHarness.start(mock: mock, partitions: 3)
+        var jobs: [PushJob] = []
+        for (index, kind) in PushKind.allCases.enumerated() {
+            for shard in 0..<2 {
+                let targets = (0..<25).map { number in
+                    SenderFixtures.target(env: number % 2 == 0 ? .production : .sandbox)
+                }
+                jobs.append(SenderFixtures.job(targets: targets, kind: kind, matchId: "m\(index)-\(shard)"))
+            }
+        }
+        try await sender.produce(jobs)
+        try await sender.waitForCommitted(Int64(jobs.count))
+        let deliveries = mock.deliveries()
+        #expect(deliveries.count == 200)
+        for job in jobs {
+            for target in job.targets {
+                let received = mock.deliveries(token: target.token)
+                #expect(received.count == 1)
+                #expect(received.first?.apnsID == APNsID.derive(jobID: job.jobId, token: target.token))
+                #expect(received.first?.pushType == (job.kind == .alert ? "alert" : "liveactivity"))
+                #expect(received.first?.payload == job.payload)
+            }
+        }
+        #expect(sender.readiness.isReady)
+        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 8)
+        #expect(sender.metrics.value(#"apns_sender_targets_total{action="delivered"}"#) == 200)
+        #expect(sender.metrics.value(#"apns_pushes_total{action="delivered",reason=""}"#) == 200)
+        #expect(sender.metrics.render().contains("apns_send_seconds_count 200"))
+        #expect(sender.metrics.render().contains("# TYPE apns_in_flight gauge"))
+        #expect(try await sender.drainResults(for: .seconds(1)).isEmpty, "nothing dead, nothing token-invalid")
+        try await SenderFixtures.waitUntil("the lag gauge", timeout: .seconds(10)) {
+            sender.metrics.render().contains("kafka_consumer_lag{partition=\"0\",topic=\"\(sender.configuration.jobsTopic)\"} 0")
+        }
+        try await sender.stop()
+    }
+
+    @Test func unregisteredAndBadTokensBecomeTokenInvalidMessages() async throws {
+        let mock = try SenderFixtures.mock()
+        let sender = try await SenderHarness.start(mock: mock)
+        let good = (0..<3).map { _ in SenderFixtures.target() }
+        let gone = (0..<2).map { _ in SenderFixtures.target() }
+        let expired = SenderFixtures.target()
+        let bad = SenderFixtures.target(String(repeating: "zz", count: 40))
+        for target in gone { mock.markUnregistered(target.token, timestamp: 1_700_000_000_123) }
+        let start = SenderFixtures.job(targets: good + gone + [bad], kind: .liveActivityStart, matchId: "m-start")
+        let alertTarget = SenderFixtures.target()
+        mock.markUnregistered(alertTarget.token)
+        let alert = SenderFixtures.job(targets: [alertTarget], kind: .alert, matchId: "m-alert")
+        let update = SenderFixtures.job(targets: [expired], kind: .liveActivityEnd, matchId: "m-end")
+        mock.markUnregistered(expired.token)
+        try await sender.produce([start, alert, update])
+        let records = try await sender.readResults(5)
+        let (invalid, dead, _) = try SenderHarness.split(records, harness: sender)
+        #expect(dead.isEmpty)
+        let byToken = Dictionary(uniqueKeysWithValues: invalid.map { ($0.token, $0) })
+        for target in gone {
+            #expect(byToken[target.token]?.reason == "Unregistered")
+            #expect(byToken[target.token]?.apnsTimestamp == 1_700_000_000_123)
+            #expect(byToken[target.token]?.tokenKind == .pushToStart)
+            #expect(byToken[target.token]?.matchId == "m-start")
+            #expect(byToken[target.token]?.userId == target.userId)
+            #expect(byToken[target.token]?.deviceId == target.deviceId)
+        }
+        #expect(byToken[bad.token]?.reason == "BadDeviceToken")
+        #expect(byToken[bad.token]?.tokenKind == .pushToStart)
+        #expect(byToken[alertTarget.token]?.tokenKind == .device)
+        #expect(byToken[expired.token]?.tokenKind == .update)
+        let keys = Set(records.filter { $0.topic == sender.configuration.tokenInvalidTopic }.compactMap(\.keyString))
+        #expect(keys == ["m-start", "m-alert", "m-end"])
+        try await sender.waitForCommitted(3)
+        for target in good { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect(sender.metrics.value("apns_sender_token_invalid_total") == 5)
+        #expect(sender.metrics.value(#"apns_pushes_total{action="tokenInvalid",reason="Unregistered"}"#) == 4)
+        #expect(sender.metrics.value(#"apns_pushes_total{action="tokenInvalid",reason="BadDeviceToken"}"#) == 1)
+        try await sender.stop()
+    }
+
+    @Test func transientFaultsAreRetriedUntilDelivered() async throws {
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(tooManyRequestsRate: 0.2, internalErrorRate: 0.1, serviceUnavailableRate: 0.1))
+        let sender = try await SenderHarness.start(
+            mock: mock, retry: APNsRetryPolicy(maxAttempts: 15, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40)))
+        let jobs = (0..<3).map { _ in SenderFixtures.job(targets: (0..<40).map { _ in SenderFixtures.target() }) }
+        try await sender.produce(jobs)
+        try await sender.waitForCommitted(3)
+        for target in jobs.flatMap(\.targets) { #expect(mock.deliveries(token: target.token).count == 1) }
+        let rejected = mock.counters.rejected
+        #expect((rejected["TooManyRequests"] ?? 0) > 0)
+        #expect((rejected["InternalServerError"] ?? 0) + (rejected["ServiceUnavailable"] ?? 0) > 0)
+        let retries = sender.metrics.value("apns_sender_retries_total")
+        #expect(retries == Double(rejected.values.reduce(0, +)), "one re-send per retryable answer, no hidden client retries")
+        #expect(try await sender.drainResults(for: .milliseconds(500)).isEmpty)
+        try await sender.stop()
+    }
+
+    @Test func exhaustedRetriesAreDeadLetteredAfterExactlyTheConfiguredAttempts() async throws {
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(serviceUnavailableRate: 1))
+        let sender = try await SenderHarness.start(
+            mock: mock, retry: APNsRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)))
+        let job = SenderFixtures.job(targets: (0..<10).map { _ in SenderFixtures.target() })
+        try await sender.produce([job])
+        let (_, dead, _) = try SenderHarness.split(try await sender.readResults(1), harness: sender)
+        let record = try #require(dead.first)
+        #expect(record.job == job)
+        #expect(Set(record.undelivered) == Set(job.targets))
+        #expect(record.lastError.contains("retries exhausted after 3 attempts"))
+        #expect(record.lastError.contains("ServiceUnavailable"))
+        try await sender.waitForCommitted(1)
+        #expect(mock.counters.rejected["ServiceUnavailable"] == 30, "3 attempts × 10 targets, not more")
+        #expect(sender.metrics.value("apns_sender_dead_total") == 1)
+        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="dead"}"#) == 1)
+        try await sender.stop()
+    }
+
+    @Test func retriesStopAtTheJobsExpirationAndExpiredJobsAreNotSent() async throws {
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(internalErrorRate: 1))
+        let sender = try await SenderHarness.start(
+            mock: mock, retry: APNsRetryPolicy(maxAttempts: 50, baseDelay: .milliseconds(300), maxDelay: .milliseconds(600)))
+        try await sender.waitUntilReady()
+        let expiring = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, expiresIn: 3)
+        let stale = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, expiresIn: -10)
+        let started = ContinuousClock.now
+        try await sender.produce([expiring, stale])
+        let (_, dead, _) = try SenderHarness.split(try await sender.readResults(2, timeout: .seconds(20)), harness: sender)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        let byJob = Dictionary(uniqueKeysWithValues: dead.map { ($0.job.jobId, $0) })
+        let expiredRecord = try #require(byJob[expiring.jobId])
+        #expect(expiredRecord.lastError.hasPrefix("expired"))
+        #expect(expiredRecord.lastError.contains("InternalServerError"))
+        #expect(expiredRecord.undelivered.count == 5)
+        let staleRecord = try #require(byJob[stale.jobId])
+        #expect(staleRecord.lastError.contains("expired before sending"))
+        #expect(staleRecord.undelivered.count == 5)
+        for target in stale.targets { #expect(mock.deliveries(token: target.token).isEmpty) }
+        let attempts = mock.counters.rejected["InternalServerError"] ?? 0
+        #expect(attempts >= 10 && attempts < 5 * 12, "retried within 3 s, then stopped: \(attempts)")
+        try await sender.waitForCommitted(2)
+        try await sender.stop()
+    }
+
+    @Test func permanentRejectionsAreDeadLettered() async throws {
+        let mock = try SenderFixtures.mock()
+        let sender = try await SenderHarness.start(mock: mock)
+        // The mock checks Live Activity payloads: an update without content-state is refused (400).
+        let job = SenderFixtures.job(
+            targets: [SenderFixtures.target(), SenderFixtures.target()], payload: #"{"aps":{"timestamp":1,"event":"update"}}"#)
+        try await sender.produce([job])
+        let (_, dead, _) = try SenderHarness.split(try await sender.readResults(1), harness: sender)
+        #expect(dead.first?.undelivered.count == 2)
+        #expect(dead.first?.lastError.contains("HTTP 400") == true)
+        #expect(mock.counters.rejected.values.reduce(0, +) == 2, "a permanent failure is not retried")
+        try await sender.waitForCommitted(1)
+        try await sender.stop()
+    }
+
+    @Test func expiredProviderTokenIsRegeneratedAndTheKeyAndJWTNeverLogged() async throws {
+        let start = Date()
+        let senderClock = ManualWallClock(start)
+        let mockClock = ManualWallClock(start)
+        let mock = try SenderFixtures.mock(clock: mockClock)
+        let sender = try await SenderHarness.start(mock: mock, clock: senderClock)
+        let first = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() }, now: start)
+        try await sender.produce([first])
+        try await sender.waitForCommitted(1)
+        let oldToken = try sender.client.tokens.token()
+        // APNs' clock says the token is older than an hour; ours says 25 minutes: regenerate.
+        mockClock.advance(by: 61 * 60)
+        senderClock.advance(by: 25 * 60)
+        let second = SenderFixtures.job(targets: (0..<20).map { _ in SenderFixtures.target() }, now: senderClock.now())
+        try await sender.produce([second])
+        try await sender.waitForCommitted(2)
+        for target in second.targets { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect((mock.counters.rejected["ExpiredProviderToken"] ?? 0) >= 1)
+        #expect(sender.client.tokens.mintedCount == 2)
+        #expect(try sender.client.tokens.token() != oldToken)
+        #expect(try await sender.drainResults(for: .milliseconds(500)).isEmpty)
+        let lines = sender.log.all
+        #expect(lines.contains { $0.contains("provider token as expired") })
+        for line in lines { #expect(!line.contains(oldToken)) }
+        try await sender.stop()
+    }
+
+    @Test func poisonMessagesAreSkippedCountedAndTheConsumerKeepsGoing() async throws {
+        let mock = try SenderFixtures.mock()
+        let sender = try await SenderHarness.start(mock: mock)
+        try await sender.produceRaw(Array("not json at all".utf8))
+        try await sender.produceRaw(Array(#"{"schema":99,"jobId":"job-from-the-future"}"#.utf8))
+        try await sender.produceRaw([UInt8](repeating: UInt8(ascii: "x"), count: MessageCodec.maximumMessageBytes + 10))
+        var tooBig = SenderFixtures.job(targets: [SenderFixtures.target()])
+        tooBig.payload = #"{"aps":{"alert":""# + String(repeating: "y", count: 5000) + #""}}"#
+        try await sender.produce([tooBig])
+        let good = SenderFixtures.job(targets: (0..<10).map { _ in SenderFixtures.target() })
+        try await sender.produce([good])
+        try await sender.waitForCommitted(5)
+        for target in good.targets { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect(sender.metrics.value(#"apns_sender_rejected_messages_total{kind="malformed_json"}"#) == 1)
+        #expect(sender.metrics.value(#"apns_sender_rejected_messages_total{kind="unsupported_schema"}"#) == 1)
+        #expect(sender.metrics.value(#"apns_sender_rejected_messages_total{kind="too_large"}"#) == 1)
+        #expect(sender.metrics.value(#"apns_sender_rejected_messages_total{kind="invalid_job"}"#) == 1)
+        let (_, dead, rejected) = try SenderHarness.split(try await sender.readResults(2), harness: sender)
+        #expect(dead.first?.job.jobId == tooBig.jobId)
+        #expect(dead.first?.lastError.contains("4096") == true)
+        #expect(rejected.first?.keyString == "job-from-the-future")
+        let rejectedText = String(decoding: rejected.first?.value ?? [], as: UTF8.self)
+        #expect(rejectedText.contains("unsupported_schema"))
+        #expect(mock.counters.accepted == 10)
+        try await sender.stop()
+    }
+
+    @Test func goAwayInTheMiddleOfAJobLosesNothing() async throws {
+        let mock = try SenderFixtures.mock(maxConcurrentStreams: 100, faults: MockAPNsFaults(goAwayAfterStreams: 40, latencyMilliseconds: 1))
+        let sender = try await SenderHarness.start(mock: mock)
+        let job = SenderFixtures.job(targets: (0..<1000).map { _ in SenderFixtures.target() })
+        try await sender.produce([job])
+        try await sender.waitForCommitted(1, timeout: .seconds(60))
+        #expect(mock.counters.goAwaysSent >= 20)
+        for target in job.targets { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect(mock.counters.accepted == 1000)
+        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 1)
+        #expect(try await sender.drainResults(for: .milliseconds(500)).isEmpty)
+        try await sender.stop()
+    }
+
+    @Test func shutdownDrainsInFlightJobsBeforeCommittingAndClosing() async throws {
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 400))
+        let sender = try await SenderHarness.start(mock: mock, connections: 1)
+        let job = SenderFixtures.job(targets: (0..<50).map { _ in SenderFixtures.target() })
+        try await sender.produce([job])
+        try await SenderFixtures.waitUntil("the job in flight", timeout: .seconds(20)) {
+            sender.metrics.value("apns_sender_jobs_in_flight") == 1
+        }
+        try await sender.stop()
+        for target in job.targets { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect(try await sender.committed().values.reduce(0, +) == 1)
+        #expect(!sender.readiness.isReady)
+    }
+}

@@ -1,0 +1,173 @@
+@testable import APNsSender
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+import ServiceKit
+import Testing
+
+/// One in-process apns-sender against the real broker (fresh topics and group) and an in-process
+/// mock-apns over TLS, plus a reader of the result topics.
+final class SenderHarness: Sendable {
+    let configuration: SenderConfiguration
+    let mock: MockAPNsServer
+    let client: APNsClient
+    let metrics = MetricsRegistry()
+    let log = CapturedLog()
+    let readiness = Readiness()
+    let shutdown = ShutdownSignal(signals: [])
+    let producer: KafkaProducer
+    let admin: KafkaAdmin
+    let results: KafkaConsumer
+    private let task: Task<Void, any Error>
+
+    /// Creates the topics, starts the sender and the results reader.
+    /// - Parameters:
+    ///   - clock: the sender's clock (APNs tokens, expirations, retry deadlines).
+    static func start(
+        mock: MockAPNsServer, partitions: Int32 = 1, retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
+        maxJobs: Int = 8, clock: any WallClock = SystemWallClock(), connections: Int = 2, grace: Duration = .seconds(10)
+    ) async throws -> SenderHarness {
+        let admin = try await SenderFixtures.requireBroker()
+        let jobs = SenderFixtures.unique("sender-jobs")
+        let invalid = SenderFixtures.unique("sender-invalid")
+        let dead = SenderFixtures.unique("sender-dead")
+        try await admin.createTopics(
+            [KafkaTopicSpec(name: jobs, partitions: partitions), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
+            timeout: .seconds(10))
+        let configuration = SenderConfiguration(
+            teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, keyPath: SenderFixtures.keyFile, bundleID: SenderFixtures.bundleID,
+            production: .local(port: mock.port), sandbox: .local(port: mock.port), caFile: SenderFixtures.certificate.certificateFile,
+            connections: connections, maxStreams: 1000, requestTimeout: .seconds(5), maxInFlightJobs: maxJobs, retry: retry,
+            groupID: SenderFixtures.unique("sender-group"), jobsTopic: jobs, tokenInvalidTopic: invalid, deadTopic: dead,
+            lagInterval: .seconds(1), shutdownGrace: grace,
+            infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
+        return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
+    }
+
+    private init(configuration: SenderConfiguration, mock: MockAPNsServer, admin: KafkaAdmin, clock: any WallClock) throws {
+        self.configuration = configuration
+        self.mock = mock
+        self.admin = admin
+        let logger = log.logger()
+        client = try configuration.makeClient(key: try configuration.loadKey(), logger: logger, metrics: metrics, clock: clock)
+        readiness.set("apns_key", true)
+        producer = try SenderFixtures.producer()
+        var reader = KafkaConsumerConfiguration(
+            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("results"), groupId: SenderFixtures.unique("results"),
+            topics: [configuration.tokenInvalidTopic, configuration.deadTopic])
+        reader.sessionTimeout = .seconds(6)
+        reader.heartbeatInterval = .milliseconds(500)
+        results = try KafkaConsumer(configuration: reader, logger: SenderFixtures.quietLogger)
+        let service = SenderService(
+            configuration: configuration, client: client, logger: logger, metrics: metrics, readiness: readiness, clock: clock)
+        let shutdown = self.shutdown
+        task = Task { try await service.run(shutdown: shutdown) }
+    }
+
+    /// Produces jobs (one per call to keep partition order simple), keyed "matchId:seq".
+    func produce(_ jobs: [PushJob], key: String? = nil) async throws {
+        for job in jobs {
+            _ = try await producer.send(topic: configuration.jobsTopic, key: key ?? "\(job.matchId):\(job.jobId)", value: try MessageCodec.encode(job))
+        }
+    }
+
+    func produceRaw(_ bytes: [UInt8], key: String = "raw") async throws {
+        _ = try await producer.send(topic: configuration.jobsTopic, key: Array(key.utf8), value: bytes)
+    }
+
+    /// Waits until the consumer joined the group (readiness "kafka").
+    func waitUntilReady(timeout: Duration = .seconds(20)) async throws {
+        try await SenderFixtures.waitUntil("the sender joined its group", timeout: timeout) { readiness.isReady }
+    }
+
+    /// Committed next-offsets of the sender's group on the jobs topic.
+    func committed() async throws -> [KafkaTopicPartition: Int64] {
+        try await admin.committedOffsets(group: configuration.groupID, topics: [configuration.jobsTopic], timeout: .seconds(5))
+    }
+
+    /// Waits until the group's committed offsets sum to `messages` (every message committed).
+    func waitForCommitted(_ messages: Int64, timeout: Duration = .seconds(30)) async throws {
+        try await SenderFixtures.waitUntil("\(messages) committed messages", timeout: timeout) {
+            try await committed().values.reduce(0, +) == messages
+        }
+    }
+
+    /// Reads `count` records off the result topics (token-invalid and dead), failing after `timeout`.
+    func readResults(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [KafkaMessage] {
+        var messages: [KafkaMessage] = []
+        let deadline = ContinuousClock.now + timeout
+        while messages.count < count {
+            guard ContinuousClock.now < deadline else {
+                throw SenderTestFailure(description: "read \(messages.count) of \(count) result records within \(timeout)")
+            }
+            if let message = try await results.poll(timeout: .milliseconds(200)) { messages.append(message) }
+        }
+        return messages
+    }
+
+    /// Polls the result topics for `duration` (to prove nothing more arrives).
+    func drainResults(for duration: Duration) async throws -> [KafkaMessage] {
+        var messages: [KafkaMessage] = []
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if let message = try await results.poll(timeout: .milliseconds(200)) { messages.append(message) }
+        }
+        return messages
+    }
+
+    /// Triggers shutdown, waits for the sender to drain and return (bounded), closes the rest, and
+    /// checks that no log line carried the provider token or the key.
+    func stop(timeout: Duration = .seconds(30)) async throws {
+        shutdown.trigger()
+        let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { [task] in
+                try await task.value
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+        if !finished { task.cancel() }
+        #expect(finished, "the sender did not stop within \(timeout)")
+        try? await results.close()
+        try? await producer.shutdown(timeout: .seconds(5))
+        mock.stop()
+        assertNoSecretsLogged()
+    }
+
+    /// No log line contains the JWT, `bearer`, or any line of the key's PEM body.
+    func assertNoSecretsLogged() {
+        let lines = log.all
+        let token = (try? client.tokens.token()) ?? "unavailable"
+        let keyLines = SenderFixtures.privateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }
+        for line in lines {
+            #expect(!line.contains(token), "log line carries the provider token")
+            #expect(!line.lowercased().contains("bearer"), "log line carries an authorization header: \(line)")
+            for keyLine in keyLines { #expect(!line.contains(keyLine), "log line carries key material") }
+            #expect(!line.contains(String(token.prefix(40))))
+        }
+    }
+
+    /// Decodes the result records into token-invalid and dead-push lists.
+    static func split(_ messages: [KafkaMessage], harness: SenderHarness) throws -> (invalid: [TokenInvalid], dead: [DeadPush], rejected: [KafkaMessage]) {
+        var invalid: [TokenInvalid] = []
+        var dead: [DeadPush] = []
+        var rejected: [KafkaMessage] = []
+        for message in messages {
+            if message.topic == harness.configuration.tokenInvalidTopic {
+                invalid.append(try MessageCodec.decode(TokenInvalid.self, from: message.value))
+            } else if message.header("record") == "rejected-job" {
+                rejected.append(message)
+            } else {
+                dead.append(try MessageCodec.decode(DeadPush.self, from: message.value))
+            }
+        }
+        return (invalid, dead, rejected)
+    }
+}

@@ -1,0 +1,146 @@
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+import Testing
+
+/// The built `apns-sender` executable (next to the test bundle) against the real broker and an
+/// in-process mock-apns over TLS.
+@Suite(.timeLimit(.minutes(2))) struct SenderProcessTests {
+    static func executable(_ name: String) throws -> URL {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = directory
+        while candidate.path != "/" {
+            let url = candidate.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        throw SenderTestFailure(description: "\(name) is not built next to \(directory.path): run `swift build --build-tests`")
+    }
+
+    /// One running apns-sender process; stderr goes to a file (read at the end).
+    final class SenderProcess {
+        let process = Process()
+        let port: UInt16
+        let logFile: String
+
+        init(environment: [String: String]) throws {
+            port = try FreePort.pick()
+            logFile = SenderFixtures.directory + "/sender-\(UUID().uuidString.prefix(8)).log"
+            _ = FileManager.default.createFile(atPath: logFile, contents: nil)
+            process.executableURL = try SenderProcessTests.executable("apns-sender")
+            var env = ProcessInfo.processInfo.environment
+            env.merge(environment) { _, new in new }
+            env["HTTP_PORT"] = String(port)
+            process.environment = env
+            process.standardError = FileHandle(forWritingAtPath: logFile)
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
+        func waitUntilReady(timeout: Duration = .seconds(30)) async throws {
+            try await SenderFixtures.waitUntil("apns-sender /ready (log: \(log.suffix(2000)))", timeout: timeout) {
+                guard process.isRunning else { throw SenderTestFailure(description: "apns-sender exited: \(log.suffix(2000))") }
+                return (try? await LocalHTTP.get(port: port, path: "/ready", waitUpTo: .milliseconds(200)).status) == 200
+            }
+        }
+
+        func waitForExit(timeout: Duration) async throws -> Int32 {
+            try await SenderFixtures.waitUntil("apns-sender to exit", timeout: timeout) { !process.isRunning }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+        deinit { if process.isRunning { process.terminate() } }
+    }
+
+    static func environment(mockPort: Int, jobs: String, invalid: String, dead: String, group: String) -> [String: String] {
+        [
+            "APNS_TEAM_ID": SenderFixtures.teamID, "APNS_KEY_ID": SenderFixtures.keyID, "APNS_KEY_PATH": SenderFixtures.keyFile,
+            "APNS_BUNDLE_ID": SenderFixtures.bundleID, "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": String(mockPort),
+            "APNS_SANDBOX_HOST": "127.0.0.1", "APNS_SANDBOX_PORT": String(mockPort),
+            "APNS_CA_FILE": SenderFixtures.certificate.certificateFile, "APNS_CONNECTIONS": "1", "APNS_MAX_STREAMS": "10",
+            "APNS_RETRY_BASE_MS": "20", "APNS_RETRY_MAX_MS": "200", "APNS_SENDER_JOBS_TOPIC": jobs,
+            "APNS_SENDER_TOKEN_INVALID_TOPIC": invalid, "APNS_SENDER_DEAD_TOPIC": dead, "APNS_SENDER_GROUP": group,
+            "KAFKA_BROKERS": SenderFixtures.brokers, "KAFKA_SESSION_TIMEOUT_MS": "6000", "KAFKA_HEARTBEAT_INTERVAL_MS": "500",
+            "SHUTDOWN_GRACE_MS": "5000", "LOG_LEVEL": "debug",
+        ]
+    }
+
+    @Test func killMinus9DuringAJobThenRestartAnswersEveryTargetAtLeastOnce() async throws {
+        let admin = try await SenderFixtures.requireBroker()
+        let jobs = SenderFixtures.unique("sender-kill-jobs")
+        let invalid = SenderFixtures.unique("sender-kill-invalid")
+        let dead = SenderFixtures.unique("sender-kill-dead")
+        let group = SenderFixtures.unique("sender-kill")
+        try await admin.createTopics(
+            [KafkaTopicSpec(name: jobs, partitions: 1), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
+            timeout: .seconds(10))
+        // 10 streams and 200 ms per answer: 300 targets take about 6 s.
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 200))
+        defer { mock.stop() }
+        let environment = Self.environment(mockPort: mock.port, jobs: jobs, invalid: invalid, dead: dead, group: group)
+        let producer = try SenderFixtures.producer()
+        let job = SenderFixtures.job(targets: (0..<300).map { _ in SenderFixtures.target() })
+
+        let first = try SenderProcess(environment: environment)
+        try await first.waitUntilReady()
+        _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(job))
+        try await SenderFixtures.waitUntil("the first pushes of the job", timeout: .seconds(20)) { mock.counters.accepted >= 20 }
+        first.kill(SIGKILL)
+        #expect(try await first.waitForExit(timeout: .seconds(5)) == SIGKILL)
+        let deliveredBeforeKill = Set(mock.deliveries().map(\.token))
+        #expect(deliveredBeforeKill.count < 300, "killed mid-job")
+        let committedAfterKill = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5))
+        #expect(committedAfterKill.values.reduce(0, +) == 0, "nothing committed before the job finished")
+
+        mock.setFaults(MockAPNsFaults())
+        let second = try SenderProcess(environment: environment)
+        try await SenderFixtures.waitUntil("every target answered after the restart", timeout: .seconds(60)) {
+            Set(mock.deliveries().map(\.token)).count == 300
+        }
+        try await SenderFixtures.waitUntil("the job committed", timeout: .seconds(20)) {
+            try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5)).values.reduce(0, +) == 1
+        }
+        for target in job.targets {
+            let received = mock.deliveries(token: target.token)
+            #expect(received.count >= 1)
+            #expect(received.allSatisfy { $0.apnsID == APNsID.derive(jobID: job.jobId, token: target.token) }, "replays reuse the apns-id")
+        }
+        let metrics = try await LocalHTTP.get(port: second.port, path: "/metrics")
+        #expect(metrics.body.contains(#"apns_sender_jobs_total{result="delivered"} 1"#))
+        second.kill(SIGTERM)
+        #expect(try await second.waitForExit(timeout: .seconds(20)) == 0)
+        let log = first.log + second.log
+        #expect(log.contains(#""event":"started""#))
+        #expect(!log.lowercased().contains("bearer"))
+        let keyLines = SenderFixtures.privateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }
+        for line in keyLines { #expect(!log.contains(line)) }
+        try? await producer.shutdown(timeout: .seconds(5))
+    }
+
+    @Test func missingAPNsSettingsFailStartNamingTheVariable() async throws {
+        let process = Process()
+        process.executableURL = try Self.executable("apns-sender")
+        var env = ProcessInfo.processInfo.environment
+        for name in ["APNS_TEAM_ID", "APNS_KEY_ID", "APNS_KEY_PATH", "APNS_BUNDLE_ID"] { env[name] = nil }
+        env["HTTP_PORT"] = "0"
+        process.environment = env
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("APNS_TEAM_ID"))
+    }
+}

@@ -1,0 +1,173 @@
+import Contracts
+import FakeFeed
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Testing
+@testable import Poller
+
+/// The MatchOrchestrator with real PostgreSQL and Kafka.
+@Suite struct OrchestratorTests {
+    static func orchestrator(_ database: PostgresClient, _ producer: KafkaProducer, clock: any WallClock,
+                             settings: MatchOrchestrator.Settings = .init()) -> MatchOrchestrator {
+        MatchOrchestrator(database: database, producer: producer, settings: settings, clock: clock,
+                          metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
+    }
+
+    static func device(_ database: PostgresClient, user: String, device: String, pushToStart: String?) async throws {
+        try await database.execute(
+            "INSERT INTO devices (user_id, device_id, push_token, push_to_start_token, apns_env) VALUES ($1, $2, $3, $4, 'sandbox')",
+            [user, device, String(repeating: "a", count: 64), pushToStart])
+    }
+
+    static func follow(_ database: PostgresClient, user: String, match: String) async throws {
+        try await database.execute("INSERT INTO match_follows (user_id, match_id) VALUES ($1, $2)", [user, match])
+    }
+
+    static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
+
+    @Test func followersOfAnUpcomingMatchGetOneStartJobPerDeviceWhenItGoesLive() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let producer = try PollerTestSupport.producer()
+        let offset = PollerTestSupport.uniqueOffset()
+        let id = 1144504 + offset, matchId = String(1144504 + offset)
+        let fake = try FakeSportMonks(ids: [1144504], configuration: .init(upcomingDays: 1, idOffset: offset))
+        defer { fake.stop() }
+        let metrics = PollerMetrics(registry: MetricsRegistry())
+        let store = MatchStore(database: database)
+        _ = try await ScheduleSync(client: fake.client, store: store, include: "localteam,visitorteam,league,venue,runs",
+                                   windowDays: 3, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger).syncOnce()
+        try await Self.device(database, user: "u1", device: "d1", pushToStart: Self.token(1))
+        try await Self.device(database, user: "u1", device: "d2", pushToStart: Self.token(2))
+        try await Self.device(database, user: "u2", device: "d3", pushToStart: Self.token(3))
+        try await Self.device(database, user: "u2", device: "d4", pushToStart: nil)
+        try await Self.device(database, user: "u3", device: "d5", pushToStart: Self.token(5))
+        try await Self.follow(database, user: "u1", match: matchId)
+        try await Self.follow(database, user: "u2", match: matchId)
+        let orchestrator = Self.orchestrator(database, producer, clock: fake.clock)
+        #expect(try await orchestrator.runOnce() == .init(), "upcoming: nobody is started")
+
+        // The match goes live on the feed; the poller sees it and marks it live.
+        try fake.feed.start(id)
+        fake.clock.advance(by: 12)
+        let poller = FeedPoller(client: fake.client, store: store, publisher: KafkaSnapshotPublisher(producer: producer),
+                                include: "localteam,visitorteam,league,venue,runs", clock: fake.clock, metrics: metrics,
+                                logger: PollerTestSupport.logger)
+        #expect(try await poller.pollOnce().published == 1)
+        #expect(try await store.liveMatchIds().contains(matchId))
+
+        #expect(try await orchestrator.runOnce().started == 3, "d1, d2, d3: followers' devices with a push-to-start token")
+        #expect(try await orchestrator.runOnce() == .init(), "running again adds nothing")
+        let restarted = Self.orchestrator(database, producer, clock: fake.clock)
+        #expect(try await restarted.runOnce() == .init(), "a restarted process (startup recovery) adds nothing")
+
+        let rows = try await database.query(
+            "SELECT device_id, status, start_attempts FROM live_activities WHERE match_id = $1 ORDER BY device_id", [matchId])
+        #expect(try rows.map { try $0.decode("device_id", as: String.self) } == ["d1", "d2", "d3"])
+        #expect(try rows.allSatisfy { try $0.decode("status", as: String.self) == "pending" && $0.decode("start_attempts", as: Int.self) == 1 })
+
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        #expect(jobs.count == 3, "exactly one job per device")
+        #expect(Set(jobs.map { $0.job.targets.map(\.deviceId) }) == [["d1"], ["d2"], ["d3"]])
+        let card = try #require(try await database.query("SELECT card FROM matches WHERE match_id = $1", [matchId]).first)
+            .decode("card", as: PostgresJSON.self).decode(MatchCard.self)
+        for (key, job) in jobs {
+            #expect(job.kind == .liveActivityStart && job.priority == 10)
+            let target = try #require(job.targets.first)
+            #expect(target.env == .sandbox)
+            #expect(key == PushJob.key(matchId: matchId, shard: MatchOrchestrator.shard(target.token, shards: 16)))
+            #expect(job.jobId == "start:\(matchId):\(target.userId):\(target.deviceId):1")
+            let payload = try JSONDecoder().decode(JSONValue.self, from: Data(job.payload.utf8))
+            let aps = try #require(payload["aps"])
+            #expect(aps["event"] == .string("start"))
+            #expect(aps["attributes-type"] == .string("MatchAttributes"))
+            #expect(aps["attributes"]?["matchId"] == .string(matchId))
+            #expect(aps["attributes"]?["title"] == .string(card.title))
+            #expect(aps["alert"]?["title"] == .string(card.title))
+            #expect(aps["content-state"]?["matchId"] == .string(matchId))
+            #expect(aps["content-state"]?["matchDisplayState"] == .string("live"))
+            if case .int = aps["timestamp"] {} else { Issue.record("timestamp is not a number") }
+            #expect(job.payload.utf8.count < 4096)
+        }
+        try await producer.shutdown()
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+
+    @Test func tokenInvalidRowOnALiveMatchIsRestartedAtMostTheConfiguredTimes() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 42)
+        let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 0.000_000_7))
+        let card = MatchCard(matchId: matchId, startsAt: Int64(clock.now().timeIntervalSince1970), status: "1st Innings", phase: .live,
+                             title: "India vs Australia", subtitle: "1st T20I", home: .init(name: "India", abbr: "IND", score: "45/1 (5)", logoUrl: nil),
+                             away: .init(name: "Australia", abbr: "AUS", score: "", logoUrl: nil), statusText: "1st Innings")
+        try await database.execute("INSERT INTO matches (match_id, starts_at, status, is_live, card) VALUES ($1, $2, '1st Innings', true, $3)",
+                                   [matchId, clock.now(), try PostgresJSON(encoding: card)])
+        let state = StartPayload.minimalState(card, updatedAt: 1_800_000_000)
+        var detectorState = state
+        detectorState.statusText = "From the detector"
+        try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
+                                   [matchId, try PostgresJSON(encoding: detectorState)])
+        try await Self.device(database, user: "u1", device: "d1", pushToStart: Self.token(7))
+        try await Self.follow(database, user: "u1", match: matchId)
+        var settings = MatchOrchestrator.Settings()
+        settings.maxStartAttempts = 2
+        settings.retryBackoff = .seconds(60)
+        let orchestrator = Self.orchestrator(database, producer, clock: clock, settings: settings)
+        #expect(try await orchestrator.runOnce().started == 1)
+
+        func endWithTokenInvalid() async throws {
+            #expect(try await database.execute(
+                """
+                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = $2
+                WHERE match_id = $1 AND status = 'pending'
+                """, [matchId, clock.now()]) == 1)
+        }
+        for (restart, wait) in [(1, 60.0), (2, 120.0)] {
+            try await endWithTokenInvalid()
+            clock.advance(by: wait - 0.01)
+            #expect(try await orchestrator.runOnce() == .init(waiting: 1), "re-start \(restart) waits for its backoff")
+            clock.advance(by: 0.01)
+            #expect(try await orchestrator.runOnce() == .init(restarted: 1), "re-start \(restart)")
+            #expect(try await orchestrator.runOnce() == .init())
+        }
+        try await endWithTokenInvalid()
+        clock.advance(by: 86_400)
+        #expect(try await orchestrator.runOnce() == .init(exhausted: 1), "no third re-start with ORCHESTRATOR_MAX_START_ATTEMPTS=2")
+        let attempts = try #require(try await database.query("SELECT start_attempts, status FROM live_activities WHERE match_id = $1", [matchId]).first)
+        #expect(try attempts.decode("start_attempts", as: Int.self) == 3)
+        #expect(try attempts.decode("status", as: String.self) == "ended")
+
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        #expect(jobs.map(\.job.jobId).sorted() == (1...3).map { "start:\(matchId):u1:d1:\($0)" })
+        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(try #require(jobs.first).job.payload.utf8))
+        #expect(payload["aps"]?["content-state"]?["statusText"] == .string("From the detector"),
+                "the detector's display state is the content state when there is one")
+        try await producer.shutdown()
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+
+    @Test func ttlSweepDeletesExpiredRowsInBatches() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let clock = ManualWallClock(Date())
+        let past = clock.now().addingTimeInterval(-3600), future = clock.now().addingTimeInterval(3600)
+        for n in 0..<5 {
+            try await database.execute("INSERT INTO match_follows (user_id, match_id, expires_at) VALUES ($1, 'm', $2)", ["old\(n)", past])
+        }
+        try await database.execute("INSERT INTO match_follows (user_id, match_id, expires_at) VALUES ('new', 'm', $1)", [future])
+        try await database.execute("INSERT INTO match_follows (user_id, match_id) VALUES ('forever', 'm')")
+        for n in 0..<3 {
+            try await database.execute(
+                "INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason, expires_at) VALUES ('m', $1, 'd', 'ended', 'match_end', $2)",
+                ["old\(n)", past])
+        }
+        let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
+                                 clock: clock, metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3])
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0])
+        let left = try await database.query("SELECT user_id FROM match_follows ORDER BY user_id").map { try $0.decode("user_id", as: String.self) }
+        #expect(left == ["forever", "new"])
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+}
