@@ -62,6 +62,7 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("Auth", ["COpenSSL", "Runtime"]),
         shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
         shared("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
 
@@ -70,8 +71,8 @@ let package = Package(
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "FanOut", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
-        service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "DevStack", "ServiceKit"]),
+        service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "Runtime", "Schema"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
@@ -100,6 +101,8 @@ let package = Package(
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
+        tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
+        tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
         tests("EndToEndTests", ["DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     ]
 )
