@@ -36,14 +36,6 @@ public struct DevProgress: Sendable, Equatable {
 
 /// Collects `DevProgress` from a running stack; each source is optional (a missing one shows "-").
 public final class DevProgressProbe: Sendable {
-    /// The consumer groups whose lag is summed, with their topics.
-    public static let groups: [(group: String, topics: [String])] = [
-        ("detector", ["sportmonks.fixtures"]),
-        ("la-coordinator", ["match.events"]),
-        ("la-coordinator-token-invalid", ["push.token-invalid"]),
-        ("apns-sender", ["push.jobs"]),
-    ]
-
     private let stack: DevStack
     private let mock: MockAPNsControl?
     private let admin: KafkaAdmin?
@@ -78,8 +70,8 @@ public final class DevProgressProbe: Sendable {
         if let admin {
             var total: Int64 = 0
             var any = false
-            for (group, topics) in Self.groups {
-                if let entries = try? await admin.lag(group: group, topics: topics, timeout: .seconds(2)) {
+            for (group, topic) in stack.options.consumerGroups.all {
+                if let entries = try? await admin.lag(group: group, topics: [topic], timeout: .seconds(2)) {
                     total += entries.reduce(Int64(0)) { $0 + max(0, $1.lag) }
                     any = true
                 }

@@ -34,6 +34,9 @@ public struct DevStackOptions: Sendable, Equatable {
     public var pollerLockName: String
     public var feedAPIToken: String
     public var feedAdminToken: String
+    /// The services' consumer groups, fresh per run (`<group>.dev-<fixture id>`), fast-forwarded
+    /// to the end of their topics before the services start.
+    public var consumerGroups: DevConsumerGroups
     /// Extra environment per process name (`api`, `poller`, …), applied last.
     public var overrides: [String: [String: String]]
     /// The environment every process starts from (PATH, HOME, LD_LIBRARY_PATH, …).
@@ -65,6 +68,7 @@ public struct DevStackOptions: Sendable, Equatable {
         self.pollerLockName = pollerLockName ?? "sightscreen.poller.dev.\(matchId + idOffset)"
         self.feedAPIToken = feedAPIToken
         self.feedAdminToken = feedAdminToken
+        self.consumerGroups = DevConsumerGroups(suffix: "dev-\(matchId + idOffset)")
         self.overrides = overrides
         self.baseEnvironment = baseEnvironment
     }
@@ -86,8 +90,10 @@ public struct DevStackOptions: Sendable, Equatable {
         return result
     }
 
-    /// A fixture-id offset that differs between runs (multiples of 10,000,000 above every Cricsheet id).
-    public static func freshIdOffset() -> Int {
-        (Int(Date().timeIntervalSince1970) % 100_000_000 + Int.random(in: 1...999)) * 10_000_000
+    /// A fixture-id offset that differs between runs started in different seconds (within ~10
+    /// days): a multiple of 10,000,000 (above every Cricsheet id) below 9·10¹², because the feed
+    /// derives ball ids as `fixtureId · 10,000` and that must fit in 64 bits.
+    public static func freshIdOffset(now: Date = Date()) -> Int {
+        (Int(now.timeIntervalSince1970) % 900_000 + 1) * 10_000_000
     }
 }

@@ -89,13 +89,17 @@ public struct DevStackPlan: Sendable, Equatable {
     }
 
     public var detector: DevProcessSpec {
-        finish(DevProcessSpec(name: "detector", executable: "detector", environment: serviceEnvironment(port: options.ports.detector),
+        var environment = serviceEnvironment(port: options.ports.detector)
+        environment["DETECTOR_GROUP_ID"] = options.consumerGroups.detector
+        return finish(DevProcessSpec(name: "detector", executable: "detector", environment: environment,
                               readiness: .http("http://127.0.0.1:\(options.ports.detector)/ready")))
     }
 
     public var coordinator: DevProcessSpec {
-        finish(DevProcessSpec(name: "la-coordinator", executable: "la-coordinator",
-                              environment: serviceEnvironment(port: options.ports.coordinator),
+        var environment = serviceEnvironment(port: options.ports.coordinator)
+        environment["LA_EVENTS_GROUP_ID"] = options.consumerGroups.coordinatorEvents
+        environment["LA_TOKEN_INVALID_GROUP_ID"] = options.consumerGroups.coordinatorTokenInvalid
+        return finish(DevProcessSpec(name: "la-coordinator", executable: "la-coordinator", environment: environment,
                               readiness: .http("http://127.0.0.1:\(options.ports.coordinator)/ready")))
     }
 
@@ -110,6 +114,7 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["APNS_SANDBOX_HOST"] = "127.0.0.1"
         environment["APNS_SANDBOX_PORT"] = String(options.ports.mockAPNs)
         environment["APNS_CA_FILE"] = material.certificateFile.path
+        environment["APNS_SENDER_GROUP"] = options.consumerGroups.sender
         return finish(DevProcessSpec(name: "apns-sender", executable: "apns-sender", environment: environment,
                                      readiness: .http("http://127.0.0.1:\(options.ports.sender)/ready")))
     }

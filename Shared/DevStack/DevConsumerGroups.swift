@@ -1,0 +1,67 @@
+import Foundation
+import Kafka
+import Runtime
+import Synchronization
+
+/// The services' consumer groups for one dev run, and fast-forwarding fresh groups to the end of
+/// their topics so a run only processes what it produces itself (a fresh group would otherwise
+/// start at the earliest offset and replay every earlier run's snapshots, events and push jobs).
+public struct DevConsumerGroups: Sendable, Equatable {
+    public var detector: String
+    public var coordinatorEvents: String
+    public var coordinatorTokenInvalid: String
+    public var sender: String
+
+    /// Groups named `<service group>.<suffix>`.
+    public init(suffix: String) {
+        detector = "detector.\(suffix)"
+        coordinatorEvents = "la-coordinator.\(suffix)"
+        coordinatorTokenInvalid = "la-coordinator-token-invalid.\(suffix)"
+        sender = "apns-sender.\(suffix)"
+    }
+
+    /// Each group with the topic it consumes.
+    public var all: [(group: String, topic: String)] {
+        [(detector, "sportmonks.fixtures"), (coordinatorEvents, "match.events"),
+         (coordinatorTokenInvalid, "push.token-invalid"), (sender, "push.jobs")]
+    }
+
+    /// Joins every group, and once it is assigned commits each partition's end offset; returns
+    /// when all are done or after `timeout` (a group not assigned by then is left as it is).
+    public func fastForward(brokers: String, logger: Logger, timeout: Duration = .seconds(20)) async {
+        await withTaskGroup(of: Void.self) { tasks in
+            for (group, topic) in all {
+                tasks.addTask { await Self.fastForward(group: group, topic: topic, brokers: brokers, logger: logger, timeout: timeout) }
+            }
+        }
+    }
+
+    static func fastForward(group: String, topic: String, brokers: String, logger: Logger, timeout: Duration) async {
+        let assigned = Mutex<[KafkaTopicPartition]?>(nil)
+        var configuration = KafkaConsumerConfiguration(bootstrapServers: brokers, clientId: "dev-stack", groupId: group, topics: [topic])
+        configuration.autoOffsetReset = .latest
+        // Short session: should the leave be missed, the services' members are not kept waiting
+        // for a 45 s default session of this short-lived member to expire.
+        configuration.sessionTimeout = .seconds(6)
+        configuration.heartbeatInterval = .milliseconds(500)
+        let quiet = Logger(label: "dev-stack.kafka", minimumLevel: .error)
+        guard let consumer = try? KafkaConsumer(configuration: configuration, logger: quiet, onRebalance: { event in
+            if case .assigned(let partitions) = event { assigned.withLock { $0 = partitions } }
+        }) else { return }
+        let deadline = ContinuousClock.now + timeout
+        var done = false
+        while !done, ContinuousClock.now < deadline {
+            _ = try? await consumer.poll(timeout: .milliseconds(200))
+            guard let partitions = assigned.withLock({ $0 }), !partitions.isEmpty else { continue }
+            let admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "dev-stack"), logger: quiet)
+            if let marks = try? await admin?.highWatermarks(topics: [topic]) {
+                let offsets = Dictionary(uniqueKeysWithValues: partitions.compactMap { partition in
+                    marks[partition].map { (partition, $0.high) }
+                })
+                done = (try? await consumer.commit(offsets)) != nil
+            }
+        }
+        if !done { logger.warning("could not fast-forward a consumer group", ["group": group, "topic": topic]) }
+        try? await consumer.close()
+    }
+}
