@@ -1,0 +1,61 @@
+import Contracts
+import DevStack
+import Foundation
+
+/// device-sim's HTTP API as the test uses it (E2E-INTERFACE.md).
+struct DeviceSimClient {
+    struct Activity: Decodable, Equatable {
+        var matchId: String
+        var state: String
+        var timestamp: Int64
+        var contentState: UnifiedDisplayState
+        var token: String?
+    }
+
+    struct Device: Decodable, Equatable {
+        var deviceId: String
+        var userId: String
+        var follows: [String]
+        var activities: [Activity]
+        var pushesReceived: Int
+
+        func activity(_ match: String) -> Activity? { activities.last { $0.matchId == match } }
+    }
+
+    let baseURL: String
+    let http = DevHTTP(timeout: 5)
+
+    func devices() async throws -> [Device] {
+        try await http.getJSON(baseURL + "/devices")
+    }
+
+    func device(_ id: String) async throws -> Device {
+        try await http.getJSON(baseURL + "/devices/\(id)")
+    }
+
+    /// POST /devices/:id/<action>?match=…
+    func act(_ action: String, device: String, match: String) async throws {
+        let url = "\(baseURL)/devices/\(device)/\(action)?match=\(match)"
+        let reply = try await http.post(url)
+        guard (200..<300).contains(reply.status) else { throw E2EFailure("\(url): HTTP \(reply.status) \(reply.text.prefix(200))") }
+    }
+
+    /// The preview page as headless Chromium renders it (JavaScript run, DOM dumped).
+    static func renderedDOM(_ url: String) throws -> String {
+        let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        guard let browser = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw E2EFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: browser)
+        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage",
+                             "--virtual-time-budget=5000", "--dump-dom", url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
