@@ -63,6 +63,7 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("Auth", ["COpenSSL", "Runtime"]),
         shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
 
         // The five services and the operator CLI.
@@ -70,11 +71,11 @@ let package = Package(
         service("Detector", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Detection", "Runtime"]),
         service("LACoordinator", ["ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "FanOut", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "Contracts", "APNs", "Runtime"]),
-        service("API", ["ServiceKit", "Kafka", "Postgres", "Contracts"]),
-        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts"]),
+        service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "Runtime", "Schema"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
-        service("DeviceSimulator", ["ClientCore", "Contracts", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+        service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
                           path: "Benchmarks/DetectorBench"),
@@ -102,5 +103,7 @@ let package = Package(
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
         tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+        tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
+        tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
     ]
 )

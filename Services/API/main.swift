@@ -1,17 +1,55 @@
+import Foundation
+import HTTPServer
 import Kafka
+import Postgres
 import Runtime
 import ServiceKit
 
-// api: the iOS app's HTTP API.
-// Its pipeline work arrives with its own issue; today it starts, reads its configuration,
-// checks librdkafka, serves /health, /ready and /metrics and stops cleanly on SIGTERM.
+// api: the iOS app's only server (follows, Live Activity tokens, devices, schedule, live matches,
+// admin). Configuration: see APIConfiguration (AUTH_*, PUSH_*, API_*, LIVE_*, FAKE_SPORTMONKS_*)
+// plus HTTP_PORT (8080), KAFKA_BROKERS and DATABASE_URL.
+let serviceName = "api"
 let environment = EnvironmentReader()
-let options = ServiceHost.loadConfiguration(service: "api") { try ServiceOptions(environment, defaultPort: 8080) }
-let infrastructure = ServiceHost.loadConfiguration(service: "api") { try InfrastructureOptions(environment) }
-do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "api", error) }
+let options = ServiceHost.loadConfiguration(service: serviceName) { try ServiceOptions(environment, defaultPort: 8080) }
+let configuration = ServiceHost.loadConfiguration(service: serviceName) { try APIConfiguration(environment) }
+do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: serviceName, error) }
 
-await ServiceHost.run(name: "api", options: options) { context in
-    context.logger.info("configured", ["kafka": infrastructure.kafkaBrokers])
-    context.readiness.set("started", true)
-    _ = await context.shutdown.wait()
+let metrics = MetricsRegistry()
+let logger = Logger(label: serviceName, minimumLevel: options.logLevel)
+let service: APIService
+let producer: KafkaProducer
+let database: PostgresClient
+do {
+    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
+    postgres.maxConnections = configuration.databasePoolSize
+    postgres.applicationName = serviceName
+    database = PostgresClient(configuration: postgres, logger: logger.child("postgres"), metrics: metrics)
+    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: serviceName)
+    producerConfiguration.linger = configuration.kafkaLinger
+    producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+    let admin = try KafkaAdmin(
+        configuration: KafkaAdminConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "api-admin"),
+        logger: logger.child("kafka-admin"))
+    service = try APIService(
+        configuration: configuration, database: database, producer: producer, admin: admin, clock: SystemWallClock(),
+        logger: logger, metrics: metrics)
+} catch {
+    ServiceHost.failStart(service: serviceName, error)
+}
+
+await ServiceHost.run(name: serviceName, options: options, metrics: metrics, routes: { router, _ in
+    APIRoutes.install(on: &router, service)
+}) { context in
+    context.logger.info("configured", [
+        "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
+        "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
+    ])
+    // Ready once PostgreSQL answers; re-checked every 5 s.
+    while !Task.isCancelled, context.shutdown.received == nil {
+        let healthy = (try? await database.healthCheck()) != nil
+        context.readiness.set("postgres", healthy)
+        for _ in 0..<10 where context.shutdown.received == nil { try? await Task.sleep(for: .milliseconds(500)) }
+    }
+    try? await producer.shutdown(timeout: .seconds(5))
+    await database.shutdown()
 }

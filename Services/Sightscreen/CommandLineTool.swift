@@ -16,7 +16,9 @@ struct CommandLineTool {
                                           committed offset, end offset and lag per group, topic, partition
                                           (default: the services' groups; --topic narrows the topics)
           version                         versions of the loaded C libraries
-        environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG (see README.md)
+          token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
+          dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
+        environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG, STACK_DIR, AUTH_ISSUER, AUTH_CLIENT_ID (see README.md)
         """
 
     /// The consumer groups of the services with their topics, shown by `lag` when no group is
@@ -42,6 +44,8 @@ struct CommandLineTool {
         case "migrate": try await migrate()
         case "lag": try await lag(arguments.dropFirst())
         case "version": version()
+        case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
+        case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()
         case "help", "--help", "-h", nil: console.line(Self.usage)
         case let other?: throw UsageError(message: "unknown command \(other)")
         }

@@ -32,6 +32,7 @@ import Testing
         let process = Process()
         process.executableURL = try executable(name)
         var env = ProcessInfo.processInfo.environment
+        if name == "api" { env.merge(try devJWKS()) { _, new in new } }
         env.merge(environment) { _, new in new }
         process.environment = env
         let errors = Pipe()
@@ -77,6 +78,7 @@ import Testing
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
         if service == "apns-sender" { env.merge(try Self.devAPNsSettings()) { _, new in new } }
+        if service == "api" { env.merge(try Self.devJWKS()) { _, new in new } }
         process.environment = env
         let errors = Pipe()
         process.standardError = errors
@@ -121,6 +123,22 @@ import Testing
             "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "1",
             "APNS_SANDBOX_HOST": "127.0.0.1", "APNS_SANDBOX_PORT": "1",
         ]
+    }
+
+    /// A throwaway JWT key set made by `sightscreen dev-keys`, for the api.
+    static func devJWKS() throws -> [String: String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dev-keys-\(UUID().uuidString)")
+        let generator = Process()
+        generator.executableURL = try executable("sightscreen")
+        generator.arguments = ["dev-keys"]
+        var env = ProcessInfo.processInfo.environment
+        env["DEV_KEYS_DIR"] = directory.path
+        generator.environment = env
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen dev-keys", searchedFrom: directory.path) }
+        return ["AUTH_JWKS_PATH": directory.appendingPathComponent("jwks.json").path]
     }
 
     @Test func anOldLibrdkafkaIsRefusedWithAFix() async throws {

@@ -1,0 +1,68 @@
+import Auth
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+
+/// Everything the routes use: stores, the job publisher, the authenticator, the clock.
+struct APIService: Sendable {
+    let configuration: APIConfiguration
+    let database: PostgresClient
+    let matches: MatchStore
+    let follows: FollowStore
+    let activities: ActivityStore
+    let devices: DeviceStore
+    let publisher: PushJobPublisher
+    let factory: PushJobFactory
+    let authenticator: Authenticator
+    let pipeline: PipelineStatus
+    let replay: ReplayProxy
+    let liveCache: LiveCache
+    let clock: any WallClock
+    let logger: Logger
+    let metrics: APIMetrics
+
+    init(
+        configuration: APIConfiguration, database: PostgresClient, producer: KafkaProducer, admin: KafkaAdmin?,
+        clock: any WallClock, logger: Logger, metrics: MetricsRegistry
+    ) throws {
+        self.configuration = configuration
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        let apiMetrics = APIMetrics(registry: metrics)
+        self.metrics = apiMetrics
+        matches = MatchStore(database: database)
+        follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
+        activities = ActivityStore(database: database)
+        devices = DeviceStore(database: database)
+        factory = PushJobFactory(shards: configuration.pushShards, attributesType: configuration.attributesType)
+        publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
+        let verifier = try JWTVerifier(keySet: configuration.keySet, configuration: configuration.verifier, clock: clock)
+        authenticator = Authenticator(
+            verifier: verifier,
+            limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,
+            refusals: { apiMetrics.authRefused($0) })
+        pipeline = PipelineStatus(admin: admin, matches: matches)
+        replay = ReplayProxy(baseURL: configuration.replayAdminURL, token: configuration.replayAdminToken)
+        liveCache = LiveCache(lifetime: configuration.liveCacheSeconds, clock: clock)
+    }
+}
+
+/// The api's own metrics (HTTP request metrics come from the server).
+struct APIMetrics: Sendable {
+    let registry: MetricsRegistry
+    let jobsProduced: Counter
+    let jobFailures: Counter
+
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        jobsProduced = registry.counter("api_push_jobs_produced_total", help: "Push jobs the api put on push.jobs")
+        jobFailures = registry.counter("api_push_job_failures_total", help: "Push job batches that could not be produced")
+    }
+
+    func authRefused(_ reason: String) {
+        registry.counter("api_auth_refused_total", help: "Requests refused by token verification", labels: ["reason": reason]).increment()
+    }
+}

@@ -1,0 +1,61 @@
+import Contracts
+import Foundation
+
+/// Builds the api's push jobs (payloads from `Contracts.LiveActivityPayload`): one job per target device (each token has its own shard key).
+///
+/// Job ids are deterministic so that a redelivered or repeated request yields the same id:
+/// - start: `start:{matchId}:{userId}:{deviceId}:{startAttempt}` — a new attempt number only when the
+///   row really starts again (new/ended row, or a pending row older than the resend window);
+/// - end: `end:{matchId}:{userId}:{deviceId}:{reason}:{first 16 hex of the update token}`.
+struct PushJobFactory: Sendable {
+    var shards: Int
+    var attributesType: String
+    /// Seconds APNs may keep trying a push-to-start / an end push.
+    var startExpiry: Int64 = 600
+    var endExpiry: Int64 = 3600
+
+    /// One device to start or end, with its token and environment.
+    struct Target: Sendable {
+        var userId: String
+        var deviceId: String
+        var token: String
+        var env: APNsEnvironment
+        /// The start attempt number (start jobs) or the end reason (end jobs).
+        var discriminator: String
+    }
+
+    func startJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
+        let timestamp = Int64(now.timeIntervalSince1970)
+        let start = LiveActivityPayload.start(
+            state: state, timestamp: timestamp, attributesType: attributesType, attributes: ["matchId": matchId],
+            alert: .init(title: state.title, body: state.statusText))
+        guard let payload = try? start.jsonString() else { return [] }
+        return targets.map { target in
+            PushJob(
+                jobId: "start:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator)", kind: .liveActivityStart,
+                matchId: matchId, seq: seq, priority: 10, expiration: timestamp + startExpiry, relevanceScore: nil,
+                payload: payload, targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
+                createdAt: Int64(now.timeIntervalSince1970 * 1000))
+        }
+    }
+
+    func endJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
+        let timestamp = Int64(now.timeIntervalSince1970)
+        // "end" with a dismissal date of now: the activity leaves the Lock Screen at once.
+        let end = LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp)
+        guard let payload = try? end.jsonString() else { return [] }
+        return targets.map { target in
+            PushJob(
+                jobId: "end:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator):\(target.token.prefix(16))",
+                kind: .liveActivityEnd, matchId: matchId, seq: seq, priority: 10, expiration: timestamp + endExpiry,
+                relevanceScore: nil, payload: payload,
+                targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
+                createdAt: Int64(now.timeIntervalSince1970 * 1000))
+        }
+    }
+
+    /// The Kafka key of a single-target job.
+    func key(of job: PushJob) -> String {
+        PushJob.key(matchId: job.matchId, shard: PushSharding.shard(token: job.targets.first?.token ?? "", shards: shards))
+    }
+}

@@ -1,0 +1,31 @@
+import HTTPServer
+
+/// POST /devices and DELETE /devices/:deviceId (the caller's own devices only).
+enum DeviceRoutes {
+    static func routes(_ service: APIService) -> [APIRoute] {
+        [
+            APIRoute(method: .post, pattern: "/devices") { request in
+                let user = try service.authenticator.user(request)
+                let body = try request.decode(APIBodies.DeviceRequest.self)
+                let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
+                let pushToken = try body.pushToken.map { token throws(HTTPError) in try InputRules.apnsToken(token, field: "pushToken") }
+                let startToken = try body.pushToStartToken.map { token throws(HTTPError) in
+                    try InputRules.apnsToken(token, field: "pushToStartToken")
+                }
+                let version = try InputRules.shortText(body.appVersion, field: "appVersion")
+                let device = try await service.devices.upsert(
+                    userId: user.userId, deviceId: deviceId, pushToken: pushToken, pushToStartToken: startToken,
+                    env: body.apnsEnvironment, appVersion: version, now: service.clock.now())
+                return .json(device)
+            },
+            APIRoute(method: .delete, pattern: "/devices/:deviceId") { request in
+                let user = try service.authenticator.user(request)
+                let deviceId = try InputRules.pathId(request, "deviceId")
+                guard try await service.devices.delete(userId: user.userId, deviceId: deviceId) else {
+                    throw HTTPError.notFound("no device \(deviceId)")
+                }
+                return .json(APIBodies.DeleteDeviceResponse(deviceId: deviceId, deleted: true))
+            },
+        ]
+    }
+}

@@ -1,0 +1,94 @@
+import Contracts
+import Foundation
+import HTTPServer
+
+/// POST/DELETE /user/follow/match, the /matches/:matchId/follow|unfollow aliases, GET /user/follows.
+enum FollowRoutes {
+    static func routes(_ service: APIService) -> [APIRoute] {
+        [
+            APIRoute(method: .post, pattern: "/user/follow/match") { request in
+                let user = try service.authenticator.user(request)
+                let body = try request.decode(APIBodies.FollowRequest.self)
+                if let deviceId = body.deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
+                return try await follow(service, userId: user.userId, matchId: try InputRules.id(body.matchId, field: "matchId"))
+            },
+            APIRoute(method: .post, pattern: "/matches/:matchId/follow") { request in
+                let user = try service.authenticator.user(request)
+                let matchId = try InputRules.pathId(request, "matchId")
+                if let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId {
+                    _ = try InputRules.id(deviceId, field: "deviceId")
+                }
+                return try await follow(service, userId: user.userId, matchId: matchId)
+            },
+            APIRoute(method: .delete, pattern: "/user/follow/match") { request in
+                let user = try service.authenticator.user(request)
+                let body = try request.decode(APIBodies.UnfollowRequest.self)
+                let matchId = try InputRules.id(body.matchId, field: "matchId")
+                return try await end(service, userId: user.userId, matchId: matchId, reason: "user_unfollow")
+            },
+            APIRoute(method: .post, pattern: "/matches/:matchId/unfollow") { request in
+                let user = try service.authenticator.user(request)
+                let matchId = try InputRules.pathId(request, "matchId")
+                if let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId {
+                    _ = try InputRules.id(deviceId, field: "deviceId")
+                }
+                return try await end(service, userId: user.userId, matchId: matchId, reason: "user_unfollow")
+            },
+            APIRoute(method: .get, pattern: "/user/follows") { request in
+                let user = try service.authenticator.user(request)
+                let follows = try await service.follows.follows(userId: user.userId)
+                return .json(APIBodies.FollowsResponse(follows: follows.map {
+                    .init(matchId: $0.matchId, createdAt: ISOTime.string($0.createdAt), expiresAt: $0.expiresAt.map(ISOTime.string))
+                }))
+            },
+        ]
+    }
+
+    /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowStore.follow`).
+    static func follow(_ service: APIService, userId: String, matchId: String) async throws -> HTTPResponse {
+        let now = service.clock.now()
+        guard let outcome = try await service.follows.follow(userId: userId, matchId: matchId, now: now) else {
+            throw HTTPError.notFound("no match \(matchId)")
+        }
+        var started: [String] = []
+        if !outcome.starts.isEmpty {
+            let timestamp = Int64(now.timeIntervalSince1970)
+            let state = outcome.match.displayState ?? outcome.match.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
+                ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
+            let jobs = service.factory.startJobs(matchId: matchId, state: state, seq: outcome.match.seq, targets: outcome.starts, now: now)
+            do {
+                try await service.publisher.publish(jobs)
+                service.metrics.jobsProduced.increment(by: jobs.count)
+            } catch {
+                service.metrics.jobFailures.increment()
+                service.logger.error("start jobs not queued", ["matchId": matchId, "error": String(describing: error)])
+                await service.follows.markStartsUnsent(userId: userId, matchId: matchId, deviceIds: outcome.starts.map(\.deviceId))
+                throw HTTPError.unavailable("push jobs could not be queued; retry the follow")
+            }
+            started = outcome.starts.map(\.deviceId)
+        }
+        return .json(APIBodies.FollowResponse(
+            matchId: matchId, following: true, isLive: outcome.match.isLive, expiresAt: ISOTime.string(outcome.expiresAt),
+            startedDevices: started, displayState: outcome.match.isLive ? outcome.match.displayState : nil))
+    }
+
+    /// Ends the caller's activities for the match with `reason` (end pushes first), deletes the follow.
+    static func end(_ service: APIService, userId: String, matchId: String, reason: String) async throws -> HTTPResponse {
+        let outcome: FollowStore.EndOutcome
+        do {
+            outcome = try await service.follows.end(
+                userId: userId, matchId: matchId, reason: reason, now: service.clock.now(), factory: service.factory
+            ) { jobs in
+                do { try await service.publisher.publish(jobs) } catch { throw PublishFailure(underlying: error) }
+            }
+        } catch let failure as PublishFailure {
+            service.metrics.jobFailures.increment()
+            service.logger.error("end jobs not queued", ["matchId": matchId, "error": String(describing: failure.underlying)])
+            throw HTTPError.unavailable("push jobs could not be queued; nothing changed, retry")
+        }
+        service.metrics.jobsProduced.increment(by: outcome.jobs.count)
+        return .json(APIBodies.UnfollowResponse(matchId: matchId, following: false, endedDevices: outcome.endedDevices))
+    }
+
+    struct PublishFailure: Error { let underlying: any Error }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Postgres
+
+/// Live Activity update tokens posted by the app.
+struct ActivityStore: Sendable {
+    let database: PostgresClient
+
+    enum TokenOutcome: Sendable, Equatable {
+        /// The row is ACTIVE with the token; `rotated` when an ACTIVE row had another token.
+        case active(rotated: Bool)
+        /// No row can take the token: the user does not follow the match.
+        case notFollowing
+    }
+
+    /// Registers `token` for (match, user, device):
+    /// - a PENDING or ACTIVE row becomes ACTIVE with the token (rotation replaces it in place);
+    /// - an ENDED row, or no row at all, becomes ACTIVE only while the user follows the match
+    ///   (an activity started locally or re-started after token_invalid); otherwise `.notFollowing`.
+    func register(userId: String, matchId: String, deviceId: String, token: String, now: Date) async throws -> TokenOutcome {
+        try await database.withTransaction { connection in
+            let existing = try await connection.query(
+                "SELECT status, update_token FROM live_activities WHERE match_id = $1 AND user_id = $2 AND device_id = $3 FOR UPDATE",
+                [matchId, userId, deviceId], prepared: true)
+            let follow = try await connection.query(
+                "SELECT expires_at FROM match_follows WHERE user_id = $2 AND match_id = $1", [matchId, userId], prepared: true)
+            let status = try existing.first?.decode("status", as: String.self)
+            let oldToken = try existing.first?.decode("update_token", as: String?.self) ?? nil
+            let following = !follow.isEmpty
+            let followExpires = try follow.first?.decode("expires_at", as: Date?.self) ?? nil
+            let live = status == "pending" || status == "active"
+            guard live || following else { return .notFollowing }
+            try await connection.execute(
+                """
+                INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at, expires_at)
+                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6)
+                ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
+                    status = 'active', end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
+                    expires_at = COALESCE(EXCLUDED.expires_at, live_activities.expires_at)
+                """, [matchId, userId, deviceId, token, now, followExpires], prepared: true)
+            return .active(rotated: status == "active" && oldToken != nil && oldToken != token)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Contracts
+
+/// Request and response bodies of the api (JSON, camelCase). Unknown request fields are ignored;
+/// wrong types are refused by `Decodable` (400 `invalid_body`).
+enum APIBodies {
+    struct FollowRequest: Decodable { var matchId: String; var deviceId: String? }
+    struct UnfollowRequest: Decodable { var matchId: String }
+    struct MatchActionRequest: Decodable { var deviceId: String? }
+    struct ActivityTokenRequest: Decodable { var token: String; var deviceId: String }
+    struct DismissRequest: Decodable { var deviceId: String }
+    struct DeviceRequest: Decodable {
+        var deviceId: String
+        var pushToken: String?
+        var pushToStartToken: String?
+        var apnsEnvironment: APNsEnvironment
+        var appVersion: String
+    }
+
+    struct FollowResponse: Encodable {
+        var matchId: String
+        var following: Bool
+        var isLive: Bool
+        /// ISO 8601.
+        var expiresAt: String
+        /// Devices to which this call sent a push-to-start job.
+        var startedDevices: [String]
+        /// The cached display state when the match is live (null otherwise or when none is cached yet).
+        var displayState: UnifiedDisplayState?
+    }
+
+    struct UnfollowResponse: Encodable {
+        var matchId: String
+        var following: Bool
+        /// Devices whose activity was ended (an end push was sent to those with an update token).
+        var endedDevices: [String]
+    }
+
+    struct FollowEntry: Encodable {
+        var matchId: String
+        var createdAt: String
+        var expiresAt: String?
+    }
+
+    struct FollowsResponse: Encodable { var follows: [FollowEntry] }
+
+    struct ActivityTokenResponse: Encodable {
+        var matchId: String
+        var deviceId: String
+        var status: String
+        /// True when an active activity's update token was replaced.
+        var rotated: Bool
+    }
+
+    struct DeviceResponse: Encodable {
+        var deviceId: String
+        var hasPushToken: Bool
+        var hasPushToStartToken: Bool
+        var apnsEnvironment: APNsEnvironment
+        var appVersion: String?
+        var updatedAt: String
+    }
+
+    struct DeleteDeviceResponse: Encodable { var deviceId: String; var deleted: Bool }
+
+    struct ScheduleResponse: Encodable { var date: String; var matches: [MatchCard] }
+
+    struct LiveResponse: Encodable {
+        var matches: [UnifiedDisplayState]
+        /// How long the client should wait before polling again.
+        var retryAfterMs: Int
+    }
+
+    struct MatchResponse: Encodable {
+        var matchId: String
+        var isLive: Bool
+        var following: Bool
+        var card: MatchCard?
+        var displayState: UnifiedDisplayState?
+    }
+
+    struct AppConfigResponse: Encodable {
+        var minVersion: String
+        var maintenance: Bool
+        var message: String
+    }
+}

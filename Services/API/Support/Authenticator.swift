@@ -1,0 +1,41 @@
+import Auth
+import HTTPServer
+import Runtime
+
+/// Turns the `Authorization` header into the caller, or a 401 / 403 / 429.
+struct Authenticator: Sendable {
+    let verifier: JWTVerifier
+    let limiter: RateLimiter?
+    let refusals: @Sendable (String) -> Void
+
+    /// The verified caller. 401 `unauthorized` (with the reason) for a missing or bad token,
+    /// 429 `rate_limited` past the per-user budget.
+    func user(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedUser {
+        let user: AuthenticatedUser
+        do {
+            user = try verifier.verify(authorizationHeader: request.header("authorization"))
+        } catch {
+            refusals(error.code)
+            throw HTTPError(
+                status: 401, code: "unauthorized", message: error.description,
+                headers: [HTTPHeader(name: "WWW-Authenticate", value: "Bearer")])
+        }
+        guard InputRules.isValidId(user.userId) else {
+            refusals("bad_subject")
+            throw .unauthorized("the token's sub is not a valid user id")
+        }
+        if let limiter, !limiter.allow(user.userId) {
+            throw HTTPError(
+                status: 429, code: "rate_limited", message: "too many requests; slow down",
+                headers: [HTTPHeader(name: "Retry-After", value: "1")])
+        }
+        return user
+    }
+
+    /// The caller, who must be in the `admin` group (403 otherwise).
+    func admin(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedUser {
+        let user = try user(request)
+        guard user.isAdmin else { throw .forbidden("admin group required") }
+        return user
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTPServer
+
+/// The api's input rules: bounded ids, APNs tokens as even-length hex of 64–200 characters
+/// (lower-cased), UTC dates as YYYY-MM-DD. Every violation is a 400 `invalid_body` /
+/// `invalid_parameter` naming the field (never echoing long input).
+enum InputRules {
+    static let maximumIdLength = 128
+    static let tokenLengths = 64...200
+
+    /// 1–128 characters of `[A-Za-z0-9._:-]`.
+    static func isValidId(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard (1...maximumIdLength).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+                UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// Checks an id from the body; `field` names it in the error.
+    static func id(_ value: String, field: String) throws(HTTPError) -> String {
+        guard isValidId(value) else {
+            throw .invalidBody("'\(field)' must be 1–\(maximumIdLength) characters of A-Z a-z 0-9 . _ : -")
+        }
+        return value
+    }
+
+    /// Checks an id from the path.
+    static func pathId(_ request: HTTPRequest, _ name: String) throws(HTTPError) -> String {
+        let value = try request.parameter(name)
+        guard isValidId(value) else {
+            throw HTTPError(
+                status: 400, code: "invalid_parameter",
+                message: "path parameter '\(name)' must be 1–\(maximumIdLength) characters of A-Z a-z 0-9 . _ : -")
+        }
+        return value
+    }
+
+    /// An APNs token: even-length hex, 64–200 characters; returned lower-cased.
+    static func apnsToken(_ value: String, field: String) throws(HTTPError) -> String {
+        let bytes = value.utf8
+        let isHex = bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+            default: false
+            }
+        }
+        guard isHex, tokenLengths.contains(bytes.count), bytes.count % 2 == 0 else {
+            throw .invalidBody("'\(field)' must be an APNs token: hex, even length, \(tokenLengths.lowerBound)–\(tokenLengths.upperBound) characters")
+        }
+        return value.lowercased()
+    }
+
+    /// A short free-text field (app version): 1–`limit` printable characters.
+    static func shortText(_ value: String, field: String, limit: Int = 32) throws(HTTPError) -> String {
+        guard (1...limit).contains(value.utf8.count), value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw .invalidBody("'\(field)' must be 1–\(limit) printable ASCII characters")
+        }
+        return value
+    }
+
+    /// A UTC day `YYYY-MM-DD`: the instant it starts.
+    static func day(_ value: String) throws(HTTPError) -> Date {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        guard value.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1000...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { throw invalidDate }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(year: year, month: month, day: day)
+        guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else { throw invalidDate }
+        return date
+    }
+
+    private static let invalidDate = HTTPError(
+        status: 400, code: "invalid_parameter", message: "query parameter 'date' must be a UTC day YYYY-MM-DD")
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Runtime
+
+/// Verifies Cognito-style RS256 JWTs against a JWKS.
+///
+/// Checks, in order: shape (three base64url parts of JSON), `alg` exactly `RS256` (so `none`, HS256 —
+/// including HS256 keyed with the public key — and every other algorithm are refused before any key is
+/// used), `kid` present in the key set, the RSA signature, then the claims: `exp` (required) and `nbf`
+/// against the injected clock with a small leeway, `iss`, `token_use`, the client id (`client_id` for
+/// access tokens, `aud` for id tokens) and a non-empty `sub`.
+public final class JWTVerifier: Sendable {
+    public let configuration: JWTVerifierConfiguration
+    private let keys: [String: EVPKey]
+    private let clock: any WallClock
+
+    /// Builds the RSA keys of `keySet` (non-RSA keys are skipped; a broken RSA key is an error).
+    /// - Throws: `AuthError.invalidKey` when an RSA key cannot be built or the set has no usable key.
+    public init(keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock())
+        throws(AuthError)
+    {
+        var keys: [String: EVPKey] = [:]
+        for jwk in keySet.keys where jwk.kty == "RSA" {
+            if let alg = jwk.alg, alg != "RS256" { continue }
+            if let use = jwk.use, use != "sig" { continue }
+            guard let modulus = Base64URL.decode(jwk.n), let exponent = Base64URL.decode(jwk.e) else {
+                throw .invalidKey("key \(jwk.kid): n or e is not base64url")
+            }
+            keys[jwk.kid] = try EVPKey.publicKey(modulus: modulus, exponent: exponent)
+        }
+        guard !keys.isEmpty else { throw .invalidKey("the key set has no RS256 signing key") }
+        self.keys = keys
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// The key ids this verifier accepts.
+    public var keyIds: [String] { keys.keys.sorted() }
+
+    /// Verifies `token` (without the "Bearer " prefix) and returns its user.
+    /// - Throws: `AuthError` saying what was wrong (never echoing the token).
+    public func verify(_ token: String) throws(AuthError) -> AuthenticatedUser {
+        guard token.utf8.count <= configuration.maximumTokenBytes else { throw .malformed("token too long") }
+        let parts = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("expected three dot-separated parts") }
+        guard let headerBytes = Base64URL.decode(parts[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
+        else { throw .malformed("header is not base64url JSON") }
+        guard header.alg == "RS256" else { throw .unsupportedAlgorithm(header.alg) }
+        guard let kid = header.kid, let key = keys[kid] else { throw .unknownKey(header.kid ?? "") }
+        guard let signature = Base64URL.decode(parts[2]), !signature.isEmpty else { throw .badSignature }
+        let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        guard key.verify(signature: signature, message: signingInput) else { throw .badSignature }
+        guard let payloadBytes = Base64URL.decode(parts[1]),
+            let claims = try? JSONDecoder().decode(JWTClaims.self, from: Data(payloadBytes))
+        else { throw .malformed("payload is not base64url JSON") }
+        return try check(claims)
+    }
+
+    /// Verifies an `Authorization` header value ("Bearer <token>", scheme case-insensitive).
+    public func verify(authorizationHeader: String?) throws(AuthError) -> AuthenticatedUser {
+        guard let value = authorizationHeader?.trimmingCharacters(in: .whitespaces), value.count > 7,
+            value.prefix(7).lowercased() == "bearer "
+        else { throw .missingToken }
+        return try verify(String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    }
+
+    private func check(_ claims: JWTClaims) throws(AuthError) -> AuthenticatedUser {
+        let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
+        let leeway = configuration.leewaySeconds
+        guard let exp = claims.exp else { throw .missingClaim("exp") }
+        guard now <= exp + leeway else { throw .expired(exp: exp) }
+        if let nbf = claims.nbf, now + leeway < nbf { throw .notYetValid(nbf: nbf) }
+        guard let iss = claims.iss else { throw .missingClaim("iss") }
+        guard iss == configuration.issuer else { throw .wrongIssuer(iss) }
+        guard let use = claims.tokenUse else { throw .missingClaim("token_use") }
+        guard configuration.acceptedTokenUses.contains(use) else { throw .wrongTokenUse(use) }
+        switch use {
+        case "id":
+            guard let aud = claims.aud else { throw .missingClaim("aud") }
+            guard aud.contains(configuration.clientId) else { throw .wrongClient(aud.joined(separator: ",")) }
+        default:
+            guard let client = claims.clientId else { throw .missingClaim("client_id") }
+            guard client == configuration.clientId else { throw .wrongClient(client) }
+        }
+        guard let sub = claims.sub, !sub.isEmpty, sub.utf8.count <= 128 else { throw .missingClaim("sub") }
+        return AuthenticatedUser(userId: sub, groups: claims.groups ?? [], tokenUse: use, expiresAt: exp)
+    }
+
+    struct Header: Decodable {
+        let alg: String
+        let kid: String?
+    }
+}

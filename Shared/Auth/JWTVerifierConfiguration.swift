@@ -1,0 +1,24 @@
+/// What a token must say to be accepted (the Cognito user pool and app client).
+public struct JWTVerifierConfiguration: Sendable, Equatable {
+    /// Exact `iss`, e.g. `https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC`.
+    public var issuer: String
+    /// The app client id: `client_id` of access tokens, `aud` of id tokens.
+    public var clientId: String
+    /// Accepted `token_use` values; Cognito access tokens by default.
+    public var acceptedTokenUses: Set<String>
+    /// Clock skew allowed on `exp` and `nbf`, in seconds.
+    public var leewaySeconds: Int64
+    /// Longer tokens are refused before any parsing.
+    public var maximumTokenBytes: Int
+
+    public init(
+        issuer: String, clientId: String, acceptedTokenUses: Set<String> = ["access"], leewaySeconds: Int64 = 30,
+        maximumTokenBytes: Int = 8192
+    ) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.acceptedTokenUses = acceptedTokenUses
+        self.leewaySeconds = leewaySeconds
+        self.maximumTokenBytes = maximumTokenBytes
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+import Runtime
+
+/// A manual clock starting at the real time (so DB rows and tokens look current).
+enum ManualClockBox {
+    static func make() -> ManualWallClock { ManualWallClock(Date()) }
+}
