@@ -102,7 +102,7 @@ let package = Package(
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
-        tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+        tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
     ]
