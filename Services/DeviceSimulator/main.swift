@@ -35,16 +35,20 @@ await ServiceHost.run(
         "api": configuration.apiURL, "mockApns": configuration.mockAPNsURL, "devices": String(configuration.deviceCount),
         "follow": configuration.follow.joined(separator: ","), "env": configuration.environment.rawValue,
     ])
-    let polling = Task { await intake.run(interval: .milliseconds(configuration.pollMilliseconds)) }
-    defer { polling.cancel() }
-    let started = ContinuousClock.now
-    let ready = await fleet.launchAll(
-        follow: configuration.follow, appVersion: configuration.appVersion, concurrency: configuration.launchConcurrency,
-        logger: context.logger)
-    context.logger.info("devices launched", [
-        "event": "devices_ready", "ready": String(ready), "devices": String(configuration.deviceCount),
-        "seconds": String(format: "%.1f", Double((ContinuousClock.now - started).components.seconds)),
-    ])
-    context.readiness.set("devices", ready == configuration.deviceCount)
-    await polling.value
+    // One structured group: cancellation at shutdown reaches the polling loop and the launches.
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { await intake.run(interval: .milliseconds(configuration.pollMilliseconds)) }
+        group.addTask {
+            let started = ContinuousClock.now
+            let ready = await fleet.launchAll(
+                follow: configuration.follow, appVersion: configuration.appVersion, concurrency: configuration.launchConcurrency,
+                logger: context.logger)
+            let elapsed = ContinuousClock.now - started
+            context.logger.info("devices launched", [
+                "event": "devices_ready", "ready": String(ready), "devices": String(configuration.deviceCount),
+                "seconds": String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+            ])
+            context.readiness.set("devices", ready == configuration.deviceCount)
+        }
+    }
 }
