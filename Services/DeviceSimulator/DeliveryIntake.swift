@@ -20,10 +20,17 @@ actor DeliveryIntake {
         self.logger = logger
     }
 
-    /// Fetches and applies one batch; returns how many deliveries it held.
+    /// Fetches and applies one batch; returns how many deliveries it held. When nothing is new, checks
+    /// that the delivery at the cursor still exists: if not, mock-apns restarted (its sequence began
+    /// again at 1) and reading starts over from 0.
     @discardableResult
     func pollOnce() async throws -> Int {
         let batch = try await source.deliveries(since: cursor, limit: batchLimit)
+        if batch.isEmpty, cursor > 0, try await source.deliveries(since: cursor - 1, limit: 1).isEmpty {
+            logger.info("mock-apns delivery log restarted; reading it from the start", ["event": "intake_rewound", "cursor": String(cursor)])
+            cursor = 0
+            return try await pollOnce()
+        }
         await apply(batch)
         return batch.count
     }

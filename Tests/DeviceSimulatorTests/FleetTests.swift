@@ -70,6 +70,22 @@ import Testing
         #expect(first.pushesReceived == 1 && first.activities.isEmpty)
     }
 
+    @Test func aRestartedMockAPNsIsReadFromTheStart() async throws {
+        let harness = await Harness(devices: 1)
+        let device = harness.fleet.devices[0]
+        let token = try await harness.start(device, Sample.state(updatedAt: 100))
+        harness.mock.deliver(token: token, payload: Sample.payload(.update, Sample.state(updatedAt: 110)))
+        try await harness.intake.pollOnce()
+        #expect(await harness.intake.cursor == 2)
+        #expect(try await harness.intake.pollOnce() == 0)
+        #expect(await harness.intake.cursor == 2)
+        harness.mock.restart()
+        harness.mock.deliver(token: token, payload: Sample.payload(.update, Sample.state(updatedAt: 120, score: "99/1")))
+        #expect(try await harness.intake.pollOnce() == 1)
+        #expect(await harness.intake.cursor == 1)
+        #expect(await device.snapshot().activities.first?.contentState.minimal.text == "99/1")
+    }
+
     @Test func disabledLiveActivitiesRefuseThePushToStart() async throws {
         let harness = await Harness(devices: 1)
         let device = harness.fleet.devices[0]

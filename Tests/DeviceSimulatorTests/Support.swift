@@ -63,6 +63,9 @@ final class FakeMockAPNs: MockAPNsPort {
     }
 
     func markUnregistered(token: String) async throws { unregistered.withLock { $0.append(token) } }
+
+    /// A restarted mock-apns: empty log, sequences from 1 again.
+    func restart() { log.withLock { $0 = [] } }
 }
 
 enum Sample {
