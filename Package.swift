@@ -37,6 +37,7 @@ let package = Package(
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
+        .executable(name: "device-sim", targets: ["DeviceSimulator"]),
     ],
     targets: [
         // C bridges (pkg-config).
@@ -74,6 +75,7 @@ let package = Package(
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
+        service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts"],
                           path: "Benchmarks/DetectorBench"),
@@ -100,6 +102,7 @@ let package = Package(
         tests("PollerTests", ["Poller", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
         tests("APNsSenderTests", ["APNsSender", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
+        tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
     ]
