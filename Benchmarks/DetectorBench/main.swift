@@ -1,14 +1,19 @@
+// Rates are per second of this thread's CPU time (the machine is shared); the pipeline also shows wall time.
+//
 // detector-bench: replays Cricsheet matches ball by ball as `sportmonks.fixtures` messages and times the
 // detector on them. Prints snapshots processed per second for
 //   - detect: MatchDetector.process on an already decoded fixture (the pure core);
+//   - decode: FastJSONDecoder vs Foundation's JSONDecoder on the message alone (typed straight to the fixture);
 //   - pipeline: SnapshotDecoding.decode (one typed pass; MessageCodec on failure) → process → MessageCodec.encode
 //     of every MatchBusEvent (what the service does per message, minus Kafka and PostgreSQL).
 //
-//   detector-bench [--data DIR] [--matches 1304076,1322276] [--rounds 3]
+//   detector-bench [--data DIR] [--matches 1304076,1322276] [--rounds 3] [--every N] [--only fastjson]
+//   (--every N keeps every Nth snapshot, for profiling under valgrind; --only fastjson times only that decode)
 import Contracts
 import CricsheetReplay
 import Cricket
 import Detection
+import FastJSON
 import Foundation
 
 func output(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -26,6 +31,8 @@ while let name = arguments.next() {
 let dataDirectory = options["data"] ?? ProcessInfo.processInfo.environment["CRICSHEET_DIR"] ?? "../shared/data/cricsheet"
 let matchIds = (options["matches"] ?? "1304076,1322276,1359487,1415755").split(separator: ",").map(String.init)
 let rounds = Int(options["rounds"] ?? "3") ?? 3
+let every = max(1, Int(options["every"] ?? "1") ?? 1)
+let onlyFastJSON = options["only"] == "fastjson"
 
 struct Prepared {
     var matchId: String
@@ -41,7 +48,7 @@ for id in matchIds {
     do { match = try CricsheetMatch.load(contentsOf: url) } catch { fail("\(url.path): \(error)") }
     let builder = SportMonksFixtureBuilder(match: match)
     var item = Prepared(matchId: id, fixtures: [], messages: [], polledAt: [])
-    for (index, position) in match.replayTimeline().enumerated() {
+    for (index, position) in match.replayTimeline().enumerated() where index % every == 0 {
         let fixture = builder.fixture(at: position)
         let polledAt = 1_800_000_000_000 + Int64(index) * 40_000
         let json: JSONValue
@@ -57,15 +64,62 @@ let snapshots = prepared.reduce(0) { $0 + $1.fixtures.count }
 let averageBytes = prepared.flatMap(\.messages).reduce(0) { $0 + $1.count } / max(1, snapshots)
 output("matches \(matchIds.joined(separator: ",")): \(snapshots) snapshots, average message \(averageBytes) bytes")
 
+/// The typed shape of a `sportmonks.fixtures` message, as SnapshotDecoding reads it.
+struct BenchSnapshot: Decodable {
+    var schema: Int
+    var matchId: String
+    var polledAt: Int64
+    var fixture: SportMonksFixture
+}
+
 let detector = MatchDetector()
-func time(_ body: () -> Int) -> (Double, Int) {
+/// This thread's CPU time in seconds: rates stay meaningful when other processes share the cores.
+func cpuSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Runs `body`; returns its CPU seconds, its result, and its wall-clock seconds.
+func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuSeconds()
     let events = body()
-    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, events)
+    return (cpuSeconds() - cpuStart, events, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+@MainActor func decodeWithFastJSON() -> Int {
+    var balls = 0
+    for item in prepared {
+        for bytes in item.messages {
+            do { balls += try FastJSONDecoder().decode(BenchSnapshot.self, from: bytes).fixture.balls?.count ?? 0 }
+            catch { fail("FastJSON: \(error)") }
+        }
+    }
+    return balls
+}
+
+if onlyFastJSON {
+    for round in 1...rounds {
+        let (parseSeconds, _, _) = time {
+            var count = 0
+            for item in prepared {
+                for bytes in item.messages {
+                    do { try FastJSONDecoder().validate(bytes); count += 1 } catch { fail("FastJSON: \(error)") }
+                }
+            }
+            return count
+        }
+        output(String(format: "round %d: FastJSON parse alone %.0f snapshots/s CPU time", round, Double(snapshots) / parseSeconds))
+        let (seconds, _, wall) = time(decodeWithFastJSON)
+        output(String(format: "round %d: FastJSON decode %.0f snapshots/s CPU time (%.0f/s wall)", round,
+                      Double(snapshots) / seconds, Double(snapshots) / wall))
+    }
+    exit(0)
 }
 
 for round in 1...rounds {
-    let (detectSeconds, detectEvents) = time {
+    let (detectSeconds, detectEvents, _) = time {
         var events = 0
         for item in prepared {
             var state: DetectorState?
@@ -78,7 +132,7 @@ for round in 1...rounds {
         }
         return events
     }
-    let (pipelineSeconds, pipelineEvents) = time {
+    let (pipelineSeconds, pipelineEvents, pipelineWall) = time {
         var events = 0
         for item in prepared {
             var state: DetectorState?
@@ -94,8 +148,21 @@ for round in 1...rounds {
         }
         return events
     }
+    let (fastSeconds, _, _) = time(decodeWithFastJSON)
+    let (foundationSeconds, _, _) = time {
+        var balls = 0
+        for item in prepared {
+            for bytes in item.messages {
+                do { balls += try JSONDecoder().decode(BenchSnapshot.self, from: Data(bytes)).fixture.balls?.count ?? 0 }
+                catch { fail("JSONDecoder: \(error)") }
+            }
+        }
+        return balls
+    }
     let detectRate = Double(snapshots) / detectSeconds
     let pipelineRate = Double(snapshots) / pipelineSeconds
-    output(String(format: "round %d: detect %.0f snapshots/s (%d events)  pipeline %.0f snapshots/s (%d events)",
-                  round, detectRate, detectEvents, pipelineRate, pipelineEvents))
+    output(String(format: "round %d (snapshots/s of CPU time): detect %.0f (%d events)  pipeline %.0f (%d events; "
+                  + "%.0f/s wall)  decode alone: FastJSON %.0f, JSONDecoder %.0f",
+                  round, detectRate, detectEvents, pipelineRate, pipelineEvents, Double(snapshots) / pipelineWall,
+                  Double(snapshots) / fastSeconds, Double(snapshots) / foundationSeconds))
 }

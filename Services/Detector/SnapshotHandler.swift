@@ -65,7 +65,8 @@ struct SnapshotHandler: Sendable {
         // Produce first, then store: a crash in between re-processes from the old state and re-produces the
         // same eventIds/seqs (consumers dedupe by eventId); the reverse order could lose events.
         try await publisher.publish(outcome.events)
-        try await store.save(outcome.state)
+        let keyEventAt = outcome.events.filter { $0.keyEvent?.priority == 10 }.map(\.emittedAt).max()
+        try await store.save(outcome.state, keyEventAt: keyEventAt)
         for event in outcome.events {
             metrics.event(kind: event.keyEvent?.kind.rawValue ?? "display", priority: event.keyEvent?.priority ?? 5)
         }

@@ -56,6 +56,11 @@ struct DetectorServiceTests {
         #expect(try row.decode("balls", as: Int.self) == 30)
         let display = try row.decode("display_state", as: PostgresJSON.self).decode(UnifiedDisplayState.self)
         #expect(display == stored.displayState)
+        // The api shortens retryAfterMs after key moments: the newest priority-10 event's time is recorded.
+        let lastKey = events.filter { $0.keyEvent?.priority == 10 }.map(\.emittedAt).max()
+        let recorded = try #require(try await database.query(
+            "SELECT (extract(epoch FROM last_key_event_at) * 1000)::bigint AS ms FROM active_matches WHERE match_id = '1322276'").first)
+        #expect(try recorded.decode("ms", as: Int64?.self) == lastKey)
         await database.shutdown()
     }
 

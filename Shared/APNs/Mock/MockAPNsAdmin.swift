@@ -19,7 +19,8 @@ final class LockedServer: Sendable {
 /// - `GET /mock/counters` → `MockAPNsCounters`
 /// - `POST /mock/unregistered` `{"token": "…", "timestamp": ms?}` → later pushes to it get 410
 /// - `GET /mock/faults`, `POST /mock/faults` `MockAPNsFaults` JSON (missing fields = off)
-/// - `GET /mock/deliveries?token=…` → recorded `MockAPNsDelivery` list (all when no token)
+/// - `GET /mock/deliveries?token=…&since=SEQ&limit=N` → recorded `MockAPNsDelivery` list, oldest first (all tokens
+///   when no token; only those with `sequence` > SEQ when given; at most N when given)
 /// - `POST /mock/reset` → clears everything
 enum MockAPNsAdmin {
     static func handle(_ request: HTTP2ServerRequest, state: MockAPNsState, server: LockedServer) -> HTTP2ServerResponse {
@@ -48,14 +49,29 @@ enum MockAPNsAdmin {
             apply(faults, state: state, server: server)
             return json(faults)
         case ("GET", "/mock/deliveries"):
-            let token = query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst(6)) }
-            return json(state.deliveries(token: token))
+            let parameters = queryParameters(query)
+            let since = parameters["since"].flatMap { Int($0) }
+            let limit = parameters["limit"].flatMap { Int($0) }
+            if parameters["since"] != nil && since == nil || parameters["limit"] != nil && (limit ?? 0) < 1 {
+                return error(400, "since must be an integer and limit a positive integer")
+            }
+            return json(state.deliveries(token: parameters["token"], since: since ?? 0, limit: limit ?? Int.max))
         case ("POST", "/mock/reset"):
             apply(MockAPNsFaults(), state: state, server: server, reset: true)
             return HTTP2ServerResponse(status: 204)
         default:
             return error(404, "unknown control path \(path)")
         }
+    }
+
+    /// `a=1&b=2` → ["a": "1", "b": "2"] (the values used here are hex tokens and integers: no decoding needed).
+    static func queryParameters(_ query: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return result
     }
 
     static func apply(_ faults: MockAPNsFaults, state: MockAPNsState, server: LockedServer, reset: Bool = false) {

@@ -106,6 +106,9 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     /// Mock clock, Unix milliseconds.
     public var receivedAt: Int64
     public var connectionID: Int
+    /// Position in the mock's accepted-push log, from 1, increasing across `reset` (set when recorded);
+    /// `GET /mock/deliveries?since=SEQ` returns the recorded pushes with a larger sequence.
+    public var sequence: Int? = nil
 }
 
 /// The mock's counters.

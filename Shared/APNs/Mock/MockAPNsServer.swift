@@ -69,8 +69,11 @@ public final class MockAPNsServer: Sendable {
 
     public var faults: MockAPNsFaults { state.faults }
 
-    /// Accepted pushes for `token` (all tokens when nil), oldest first.
-    public func deliveries(token: String? = nil) -> [MockAPNsDelivery] { state.deliveries(token: token) }
+    /// Accepted pushes for `token` (all tokens when nil), oldest first; only those with a `sequence` above
+    /// `since`, at most `limit`.
+    public func deliveries(token: String? = nil, since: Int = 0, limit: Int = Int.max) -> [MockAPNsDelivery] {
+        state.deliveries(token: token, since: since, limit: limit)
+    }
 
     public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, server: server) }
 

@@ -9,8 +9,13 @@ final class MockAPNsState: Sendable {
         var rejected: [String: Int] = [:]
         var unregistered: [String: Int64] = [:]
         var faults: MockAPNsFaults
-        var deliveries: [String: [MockAPNsDelivery]] = [:]
+        /// Recorded pushes in acceptance order (ascending `sequence`).
+        var log: [MockAPNsDelivery] = []
+        /// Indices into `log` by token.
+        var byToken: [String: [Int]] = [:]
         var recorded = 0
+        /// The sequence of the last recorded push; survives `reset` so pollers never see one reused.
+        var lastSequence = 0
         var logBuffer: [UInt8] = []
     }
 
@@ -55,7 +60,11 @@ final class MockAPNsState: Sendable {
         let flush: [UInt8]? = storage.withLock { storage in
             storage.accepted += 1
             if record && storage.recorded < maxRecorded {
-                storage.deliveries[delivery.token, default: []].append(delivery)
+                var numbered = delivery
+                storage.lastSequence += 1
+                numbered.sequence = storage.lastSequence
+                storage.byToken[delivery.token, default: []].append(storage.log.count)
+                storage.log.append(numbered)
                 storage.recorded += 1
             }
             guard let line else { return nil }
@@ -76,10 +85,25 @@ final class MockAPNsState: Sendable {
         if !pending.isEmpty { log?.write(Data(pending)) }
     }
 
-    func deliveries(token: String?) -> [MockAPNsDelivery] {
+    /// Recorded pushes (for `token`, or all), oldest first, with a sequence above `since`; at most `limit`.
+    func deliveries(token: String?, since: Int = 0, limit: Int = Int.max) -> [MockAPNsDelivery] {
         storage.withLock { storage in
-            if let token { return storage.deliveries[token] ?? [] }
-            return storage.deliveries.values.flatMap { $0 }.sorted { $0.receivedAt < $1.receivedAt }
+            if let token {
+                var picked: [MockAPNsDelivery] = []
+                for index in storage.byToken[token] ?? [] where (storage.log[index].sequence ?? 0) > since {
+                    picked.append(storage.log[index])
+                    if picked.count >= limit { break }
+                }
+                return picked
+            }
+            // `log` is sorted by sequence: binary search for the first one above `since`.
+            var low = 0
+            var high = storage.log.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (storage.log[middle].sequence ?? 0) > since { high = middle } else { low = middle + 1 }
+            }
+            return Array(storage.log[low...].prefix(limit))
         }
     }
 
@@ -88,7 +112,9 @@ final class MockAPNsState: Sendable {
     func reset() {
         flushLog()
         storage.withLock { storage in
+            let lastSequence = storage.lastSequence
             storage = Storage(faults: MockAPNsFaults())
+            storage.lastSequence = lastSequence
         }
     }
 }

@@ -1,0 +1,57 @@
+import Contracts
+
+/// One device as `GET /devices` and `GET /devices/:deviceId` show it.
+struct DeviceSnapshot: Codable, Sendable, Equatable {
+    var deviceId: String
+    var userId: String
+    /// Locally followed matches, sorted.
+    var follows: [String]
+    /// The latest activity of each match (ended ones stay listed with their final content).
+    var activities: [ActivitySnapshot]
+    var pushesReceived: Int
+    /// The last push, e.g. "update m1 @1710000000" (nil before any).
+    var lastEvent: String?
+    var startsReceived: Int
+    var updatesReceived: Int
+    var endsReceived: Int
+    /// Pushes that are not Live Activity pushes (alerts to the device token) or were undecodable.
+    var otherReceived: Int
+    var liveActivitiesEnabled: Bool
+    /// pending, ready, blocked or failed.
+    var launch: String
+    var deviceToken: String
+    var pushToStartToken: String
+}
+
+/// One Live Activity of a device.
+struct ActivitySnapshot: Codable, Sendable, Equatable {
+    var matchId: String
+    var activityId: String
+    /// active, ended, dismissed or stale.
+    var state: String
+    /// APNs timestamp of the content shown.
+    var timestamp: Int64
+    var contentState: UnifiedDisplayState
+    var updateCount: Int
+    /// The activity's update token.
+    var token: String?
+    /// True when it was created from a push-to-start.
+    var startedByPush: Bool
+}
+
+/// `GET /status`: totals over every device.
+struct FleetStatus: Codable, Sendable, Equatable {
+    var devices: Int
+    var devicesReady: Int
+    var activitiesActive: Int
+    var activitiesEnded: Int
+    var pushesReceived: Int
+    var startsReceived: Int
+    var updatesReceived: Int
+    var endsReceived: Int
+    var otherReceived: Int
+    /// Deliveries for tokens no device owns (other runs, other clients).
+    var unrouted: Int
+    /// The mock-apns sequence read up to.
+    var cursor: Int
+}

@@ -1,0 +1,198 @@
+import ClientCore
+import Contracts
+import Foundation
+import Runtime
+import Synchronization
+
+/// One simulated iPhone: the seeds' client logic (`LiveActivityService`) over its own
+/// `InMemoryActivityKit` and store, its tokens, and what it has received.
+final class SimulatedDevice: Sendable {
+    /// Launch progress.
+    enum LaunchState: String, Sendable {
+        case pending, ready, blocked, failed
+    }
+
+    private struct Stats {
+        var pushes = 0
+        var starts = 0
+        var updates = 0
+        var ends = 0
+        var other = 0
+        var lastEvent: String?
+        var lastMatchId: String?
+        var launch = LaunchState.pending
+    }
+
+    let index: Int
+    let deviceId: String
+    let userId: String
+    let deviceToken: String
+    let pushToStartToken: String
+    let kit: InMemoryActivityKit
+    let service: LiveActivityService
+    let events: DeviceEventLog
+    private let api: any BackendAPI
+    private let stats = Mutex(Stats())
+
+    /// Creates the device and issues its tokens into `directory`.
+    init(
+        index: Int, deviceId: String, userId: String, api: any BackendAPI, directory: TokenDirectory,
+        environment: APNsEnvironment, appVersion: String, requestLocally: Bool, retry: RetryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: 0.5)
+    ) {
+        self.index = index
+        self.deviceId = deviceId
+        self.userId = userId
+        self.api = api
+        deviceToken = HexToken.random(length: 64)
+        pushToStartToken = HexToken.random(length: 160)
+        directory.register(deviceToken, deviceIndex: index, kind: .device)
+        directory.register(pushToStartToken, deviceIndex: index, kind: .pushToStart)
+        kit = InMemoryActivityKit { _ in
+            let token = HexToken.random(length: 160)
+            directory.register(token, deviceIndex: index, kind: .update)
+            return token
+        }
+        kit.issuePushToStartToken(pushToStartToken)
+        let events = DeviceEventLog()
+        self.events = events
+        service = LiveActivityService(
+            configuration: ClientConfiguration(
+                identity: DeviceIdentity(deviceId: deviceId, apnsEnvironment: environment, appVersion: appVersion), retry: retry,
+                requestLocallyOnLiveFollow: requestLocally, staleCheckInterval: 60),
+            api: api, activityKit: kit, store: InMemoryKeyValueStore(), clock: SystemClientClock(), events: events.sink)
+    }
+
+    var launchState: LaunchState { stats.withLock { $0.launch } }
+
+    // MARK: - Launch
+
+    /// Runs the app launch (retrying while the api is unreachable, at most `attempts` times), posts
+    /// the device token, waits for the push-to-start token to be registered, then follows `follow`.
+    func launch(follow: [String], appVersion: String, attempts: Int = 60, logger: Logger) async -> LaunchState {
+        let bootstrap = AppBootstrap(
+            config: AppConfigService(api: api, appVersion: appVersion), auth: FixedAuthSessionProvider(AuthSession(userId: userId)),
+            tasks: service, events: events.sink)
+        var outcome = await bootstrap.run()
+        var attempt = 1
+        while case .failed(let phase, let reason) = outcome, attempt < attempts {
+            if attempt == 1 || attempt % 10 == 0 {
+                logger.warning("launch failed, retrying", ["device": deviceId, "phase": phase.rawValue, "reason": reason])
+            }
+            do { try await Task.sleep(for: .seconds(1)) } catch { break }
+            attempt += 1
+            outcome = await bootstrap.run()
+        }
+        switch outcome {
+        case .blocked(let reason):
+            logger.error("launch blocked", ["device": deviceId, "reason": String(describing: reason)])
+            return setLaunch(.blocked)
+        case .failed(let phase, let reason):
+            logger.error("launch failed", ["device": deviceId, "phase": phase.rawValue, "reason": reason])
+            return setLaunch(.failed)
+        case .ready:
+            break
+        }
+        await service.updateDevicePushToken(deviceToken)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await service.tokens.lastSentPushToStartToken != pushToStartToken, ContinuousClock.now < deadline {
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { break }
+        }
+        for matchId in follow {
+            await self.follow(matchId: matchId, attempts: 5, logger: logger)
+        }
+        return setLaunch(.ready)
+    }
+
+    private func follow(matchId: String, attempts: Int, logger: Logger) async {
+        for attempt in 1...attempts {
+            do {
+                _ = try await service.follow(matchId: matchId)
+                return
+            } catch {
+                if attempt == attempts {
+                    logger.error("follow failed", ["device": deviceId, "match": matchId, "reason": String(describing: error)])
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(500 * attempt))
+            }
+        }
+    }
+
+    private func setLaunch(_ state: LaunchState) -> LaunchState {
+        stats.withLock { $0.launch = state }
+        return state
+    }
+
+    // MARK: - Deliveries
+
+    /// What a delivery did.
+    enum Disposition: Sendable, Equatable {
+        case started
+        case startRefused
+        case applied(PushApplyResult)
+        /// A Live Activity push on a token kind that does not take it (iOS drops it).
+        case ignored
+        /// Not a Live Activity push (an alert) or undecodable.
+        case other
+    }
+
+    /// Handles one push mock-apns accepted for a token of this device.
+    @discardableResult
+    func receive(payload: String, kind: TokenKind) async -> Disposition {
+        guard let push = try? ActivityPush.decode(apnsPayload: Array(payload.utf8)) else {
+            stats.withLock { stats in
+                stats.pushes += 1
+                stats.other += 1
+                stats.lastEvent = "alert"
+            }
+            return .other
+        }
+        stats.withLock { stats in
+            stats.pushes += 1
+            switch push.event {
+            case .start: stats.starts += 1
+            case .update: stats.updates += 1
+            case .end: stats.ends += 1
+            }
+            stats.lastEvent = "\(push.event.rawValue) \(push.matchId) @\(push.timestamp)"
+            stats.lastMatchId = push.matchId
+        }
+        switch (push.event, kind) {
+        case (.start, .pushToStart):
+            return kit.startFromPush(matchId: push.matchId, content: push.content) == nil ? .startRefused : .started
+        case (.update, .update), (.end, .update):
+            return .applied(await service.receive(push))
+        default:
+            return .ignored
+        }
+    }
+
+    // MARK: - Views
+
+    /// The newest activity of `matchId`.
+    func latestActivity(matchId: String) -> InMemoryActivity? { kit.activities(matchId: matchId).last }
+
+    /// The match the preview shows by default: the last one a push was about, else the newest activity's.
+    var defaultMatchId: String? {
+        stats.withLock { $0.lastMatchId } ?? kit.allActivities.last?.matchId
+    }
+
+    func snapshot() async -> DeviceSnapshot {
+        let follows = await service.followedMatchIds().sorted()
+        var latest: [String: InMemoryActivity] = [:]
+        for activity in kit.allActivities { latest[activity.matchId] = activity }
+        let activities = latest.values.sorted { $0.matchId < $1.matchId }.map { activity in
+            let content = activity.currentContent
+            return ActivitySnapshot(
+                matchId: activity.matchId, activityId: activity.id, state: activity.currentState.rawValue, timestamp: content.timestamp,
+                contentState: content.state, updateCount: activity.updateCount, token: activity.currentToken,
+                startedByPush: activity.startedByPush)
+        }
+        let stats = self.stats.withLock { $0 }
+        return DeviceSnapshot(
+            deviceId: deviceId, userId: userId, follows: follows, activities: activities, pushesReceived: stats.pushes,
+            lastEvent: stats.lastEvent, startsReceived: stats.starts, updatesReceived: stats.updates, endsReceived: stats.ends,
+            otherReceived: stats.other, liveActivitiesEnabled: kit.enabled, launch: stats.launch.rawValue, deviceToken: deviceToken,
+            pushToStartToken: pushToStartToken)
+    }
+}
