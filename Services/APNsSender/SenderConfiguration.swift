@@ -40,6 +40,8 @@ struct SenderConfiguration: Sendable {
     var jobsTopic: String
     var tokenInvalidTopic: String
     var deadTopic: String
+    /// `APNS_SENDER_DEAD_LETTER_TOPIC`: where undecodable messages on the jobs topic are parked.
+    var deadLetterTopic = Topic.deadLetter.name
     /// `APNS_SENDER_LAG_INTERVAL_MS`: how often consumer lag is refreshed (librdkafka statistics).
     var lagInterval: Duration
     /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
@@ -134,6 +136,7 @@ struct SenderConfiguration: Sendable {
             lagInterval: try environment.milliseconds("APNS_SENDER_LAG_INTERVAL_MS", default: .seconds(5), in: 100...600_000),
             shutdownGrace: shutdownGrace,
             infrastructure: infrastructure)
+        deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
     }
 
     /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.

@@ -1,5 +1,6 @@
 import APNs
 import Contracts
+import DeadLetter
 import Foundation
 import Kafka
 import Runtime
@@ -67,6 +68,8 @@ final class SenderService: Sendable {
                 producer: producer, tokenInvalidTopic: configuration.tokenInvalidTopic, deadTopic: configuration.deadTopic,
                 logger: logger),
             scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger)
+        let deadLetters = DeadLetterPublisher(
+            producer: producer, metrics: metrics.registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock)
         let jobs = JobSet(limit: configuration.maxInFlightJobs)
         let background = startBackground(consumer: consumer, tracker: tracker)
         logger.info("consuming", [
@@ -76,7 +79,8 @@ final class SenderService: Sendable {
 
         var failure: (any Error)?
         do {
-            try await intake(consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, shutdown: shutdown)
+            try await intake(
+                consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters, shutdown: shutdown)
         } catch {
             failure = error
             logger.error("consuming failed", ["error": "\(error)"])
@@ -102,7 +106,8 @@ final class SenderService: Sendable {
 
     /// Polls and dispatches until shutdown or cancellation.
     private func intake(
-        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, shutdown: ShutdownSignal
+        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher,
+        shutdown: ShutdownSignal
     ) async throws {
         while shutdown.received == nil && !Task.isCancelled {
             if !jobs.hasSlot {
@@ -131,18 +136,21 @@ final class SenderService: Sendable {
                     "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
                     "offset": String(message.offset), "jobId": jobID ?? "",
                 ])
-                guard let jobID else {
-                    tracker.finish(partition, offset: message.offset)
-                    continue
+                // Parked on the dead-letter topic (and, when it names a job, a RejectedPushJob on push.dead);
+                // the offset is final only once both are acknowledged.
+                let record = jobID.map {
+                    RejectedPushJob(
+                        jobId: $0, kind: kind, error: error, topic: message.topic, partition: message.partition,
+                        offset: message.offset, rejectedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
                 }
-                let record = RejectedPushJob(
-                    jobId: jobID, kind: kind, error: error, topic: message.topic, partition: message.partition,
-                    offset: message.offset, rejectedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
                 let publisher = processor.publisher
                 let metrics = self.metrics
                 jobs.start {
-                    guard let outgoing = try? publisher.rejected(record), await publisher.publish([outgoing]) else { return }
-                    metrics.deadProduced.increment()
+                    do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
+                    if let record {
+                        guard let outgoing = try? publisher.rejected(record), await publisher.publish([outgoing]) else { return }
+                        metrics.deadProduced.increment()
+                    }
                     tracker.finish(partition, offset: message.offset)
                 }
             }

@@ -19,7 +19,7 @@ struct DetectorLoop: Sendable {
             var backoff: Duration = .milliseconds(100)
             while true {
                 do {
-                    _ = try await handler.handle(message.value, key: message.keyString)
+                    _ = try await handler.handle(message.value, key: message.keyString, source: message)
                     try await consumer.commit(message)
                     break
                 } catch is CancellationError {

@@ -1,4 +1,5 @@
 import Contracts
+import DeadLetter
 import Detection
 import Kafka
 import Runtime
@@ -29,6 +30,8 @@ struct SnapshotHandler: Sendable {
     let publisher: any MatchEventPublisher
     let logger: Logger
     let metrics: DetectorMetrics
+    /// Where unreadable messages are parked (nil: only counted and skipped, as in unit tests).
+    var deadLetters: DeadLetterPublisher? = nil
 
     /// What became of a message.
     enum Result: Equatable {
@@ -36,11 +39,16 @@ struct SnapshotHandler: Sendable {
         case processed(disposition: DetectionOutcome.Disposition, events: Int)
     }
 
-    func handle(_ bytes: [UInt8], key: String?) async throws -> Result {
+    /// - Parameter source: the Kafka message the bytes came from; an unreadable one is dead-lettered
+    ///   (acknowledged) before this returns.
+    func handle(_ bytes: [UInt8], key: String?, source: KafkaMessage? = nil) async throws -> Result {
         let decoded: SnapshotDecoding.Decoded
         do {
             decoded = try SnapshotDecoding.decode(bytes)
         } catch {
+            if let deadLetters, let source {
+                try await deadLetters.publish(source, kind: error.kind, error: error.description)
+            }
             logger.warning("skipping unreadable snapshot: \(error)", ["event": "bad_message", "kind": error.kind, "key": key ?? ""])
             metrics.badMessage(error.kind)
             return .skipped(reason: error.kind)

@@ -1,4 +1,5 @@
 import Contracts
+import DeadLetter
 import Detection
 import Kafka
 import Postgres
@@ -28,8 +29,9 @@ await ServiceHost.run(name: "detector", options: options) { context in
     consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
     let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"))
     let metrics = DetectorMetrics(registry: context.metrics)
-    let handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
+    var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
                                   publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
+    handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
     let loop = Task { try await DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics).run() }

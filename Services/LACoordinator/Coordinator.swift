@@ -1,3 +1,4 @@
+import DeadLetter
 import FanOut
 import Kafka
 import Postgres
@@ -45,13 +46,23 @@ struct Coordinator: Sendable {
     }
 
     var processor: EventBatchProcessor {
-        EventBatchProcessor(
+        var processor = EventBatchProcessor(
             executor: FanOutExecutor(database: database, producer: producer, settings: configuration.fanOut, clock: clock),
             matchEnd: MatchEndWriter(database: database), policy: configuration.policy, logger: logger, metrics: metrics)
+        processor.deadLetters = deadLetters
+        return processor
     }
 
     var tokenInvalidHandler: TokenInvalidHandler {
-        TokenInvalidHandler(database: database, logger: logger, metrics: metrics)
+        var handler = TokenInvalidHandler(database: database, logger: logger, metrics: metrics)
+        handler.deadLetters = deadLetters
+        return handler
+    }
+
+    /// Parks undecodable `match.events` / `push.token-invalid` messages on `configuration.deadLetterTopic`.
+    var deadLetters: DeadLetterPublisher {
+        DeadLetterPublisher(producer: producer, metrics: metrics.registry, logger: logger, topic: configuration.deadLetterTopic,
+                            clock: clock)
     }
 
     /// Runs the three loops until cancelled (or one fails), then closes the Kafka clients.

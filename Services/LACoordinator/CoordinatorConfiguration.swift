@@ -9,6 +9,7 @@ struct CoordinatorConfiguration: Sendable {
     /// `match.events` (topic names come from Contracts; tests substitute unique ones).
     var eventsTopic = Topic.matchEvents.name
     var tokenInvalidTopic = Topic.tokenInvalid.name
+    var deadLetterTopic = Topic.deadLetter.name
     /// `LA_EVENTS_GROUP_ID` (default "la-coordinator").
     var eventsGroup = "la-coordinator"
     /// `LA_TOKEN_INVALID_GROUP_ID` (default "la-coordinator-token-invalid"): a group of its own so that

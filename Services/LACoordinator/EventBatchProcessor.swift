@@ -1,4 +1,5 @@
 import Contracts
+import DeadLetter
 import FanOut
 import Kafka
 import Runtime
@@ -13,6 +14,8 @@ struct EventBatchProcessor: Sendable {
     let logger: Logger
     let metrics: CoordinatorMetrics
     var maximumBackoff: Duration = .seconds(5)
+    /// Where unreadable messages are parked before their offsets are committed (nil: only counted).
+    var deadLetters: DeadLetterPublisher? = nil
 
     /// Processes `messages` (in partition order as polled); returns the next offset per partition.
     ///
@@ -27,6 +30,7 @@ struct EventBatchProcessor: Sendable {
             do {
                 events.append(try MessageCodec.decode(MatchBusEvent.self, from: message.value))
             } catch {
+                try await deadLetters?.publish(message, kind: error.kind, error: error.description)
                 metrics.badMessage(topic: message.topic, kind: error.kind)
                 logger.warning("skipping unreadable match event: \(error)", [
                     "event": "bad_message", "partition": String(message.partition), "offset": String(message.offset),

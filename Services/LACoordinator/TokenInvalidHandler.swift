@@ -1,4 +1,6 @@
 import Contracts
+import DeadLetter
+import Kafka
 import Postgres
 import Runtime
 
@@ -26,17 +28,24 @@ struct TokenInvalidHandler: Sendable {
     let database: PostgresClient
     let logger: Logger
     let metrics: CoordinatorMetrics
+    /// Where unreadable messages are parked (nil: only counted and skipped).
+    var deadLetters: DeadLetterPublisher? = nil
 
     /// Decodes and applies one message. Database failures are thrown (the caller retries).
-    func handle(_ bytes: [UInt8]) async throws -> TokenInvalidOutcome {
+    /// - Parameter source: the Kafka message the bytes came from; an unreadable one is dead-lettered
+    ///   (acknowledged) before this returns.
+    func handle(_ bytes: [UInt8], source: KafkaMessage? = nil) async throws -> TokenInvalidOutcome {
         let message: TokenInvalid
         do {
             message = try MessageCodec.decode(TokenInvalid.self, from: bytes)
         } catch {
+            try await deadLetter(source, kind: error.kind, error.description)
             return bad(kind: error.kind, "\(error)")
         }
         guard !message.token.isEmpty, !message.userId.isEmpty, !message.deviceId.isEmpty else {
-            return bad(kind: "invalid_field", "token, userId and deviceId are required")
+            let reason = "token, userId and deviceId are required"
+            try await deadLetter(source, kind: "invalid_field", reason)
+            return bad(kind: "invalid_field", reason)
         }
         let changed: Int
         switch message.tokenKind {
@@ -92,6 +101,11 @@ struct TokenInvalidHandler: Sendable {
             metrics.rowsEnded("token_invalid", ended)
             return cleared + ended
         }
+    }
+
+    private func deadLetter(_ source: KafkaMessage?, kind: String, _ error: String) async throws {
+        guard let deadLetters, let source else { return }
+        try await deadLetters.publish(source, kind: kind, error: error)
     }
 
     private func bad(kind: String, _ reason: String) -> TokenInvalidOutcome {

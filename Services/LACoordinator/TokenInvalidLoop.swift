@@ -18,7 +18,7 @@ struct TokenInvalidLoop: Sendable {
             var backoff: Duration = .milliseconds(100)
             while true {
                 do {
-                    _ = try await handler.handle(message.value)
+                    _ = try await handler.handle(message.value, source: message)
                     try await consumer.commit(message)
                     break
                 } catch is CancellationError {

@@ -13,6 +13,8 @@ public enum Topic: String, Sendable, CaseIterable {
     case tokenInvalid = "push.token-invalid"
     /// Jobs that exhausted retries or expired, key jobId.
     case dead = "push.dead"
+    /// `DeadLetterRecord`, key "sourceTopic:partition:offset": messages any consumer could not decode.
+    case deadLetter = "pipeline.dead-letter"
 
     /// The topic's name on the broker.
     public var name: String { rawValue }

@@ -33,16 +33,19 @@ final class SenderHarness: Sendable {
         let jobs = SenderFixtures.unique("sender-jobs")
         let invalid = SenderFixtures.unique("sender-invalid")
         let dead = SenderFixtures.unique("sender-dead")
+        let deadLetter = SenderFixtures.unique("sender-dead-letter")
         try await admin.createTopics(
-            [KafkaTopicSpec(name: jobs, partitions: partitions), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
+            [KafkaTopicSpec(name: jobs, partitions: partitions), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1),
+             KafkaTopicSpec(name: deadLetter, partitions: 1)],
             timeout: .seconds(10))
-        let configuration = SenderConfiguration(
+        var configuration = SenderConfiguration(
             teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, keyPath: SenderFixtures.keyFile, bundleID: SenderFixtures.bundleID,
             production: .local(port: mock.port), sandbox: .local(port: mock.port), caFile: SenderFixtures.certificate.certificateFile,
             connections: connections, maxStreams: 1000, requestTimeout: .seconds(5), maxInFlightJobs: maxJobs, retry: retry,
             groupID: SenderFixtures.unique("sender-group"), jobsTopic: jobs, tokenInvalidTopic: invalid, deadTopic: dead,
             lagInterval: .seconds(1), shutdownGrace: grace,
             infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
+        configuration.deadLetterTopic = deadLetter
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
     }
 

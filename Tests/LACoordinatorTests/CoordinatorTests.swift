@@ -37,6 +37,7 @@ struct CoordinatorTests {
         configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
         configuration.eventsTopic = eventsTopic
         configuration.tokenInvalidTopic = invalidTopic
+        configuration.deadLetterTopic = try await TestSupport.topic("la-dead-letter", partitions: 1)
         configuration.eventsGroup = TestSupport.unique("la-events-group")
         configuration.tokenInvalidGroup = TestSupport.unique("la-invalid-group")
         configuration.fanOut.topic = jobsTopic
