@@ -1,0 +1,72 @@
+import Auth
+import COpenSSL
+import Foundation
+
+/// Forged, expired and otherwise invalid tokens for `SecurityHarness`'s verifier, each with a name.
+enum ForgedJWT {
+    static func b64(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = SHA256(bytes, bytes.count, &digest)
+        return digest
+    }
+
+    /// HMAC-SHA256 (RFC 2104), for the "HS256 signed with the public key" forgery.
+    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        var block = key.count > 64 ? sha256(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        return sha256(block.map { $0 ^ 0x5c } + sha256(block.map { $0 ^ 0x36 } + message))
+    }
+
+    static func claims(_ user: String, now: Date = Date(), admin: Bool = false) -> JWTClaims {
+        JWTSigner.accessClaims(userId: user, issuer: SecurityHarness.issuer, clientId: SecurityHarness.clientId, now: now, admin: admin)
+    }
+
+    static func encoded(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return Array(try! encoder.encode(value))
+    }
+
+    /// Every forgery, for `user` (admin claims set, so the admin routes are covered too).
+    static func all(user: String) throws -> [(name: String, token: String)] {
+        let signer = SecurityHarness.signer
+        let now = Date()
+        var expired = claims(user, now: now.addingTimeInterval(-7200), admin: true)
+        expired.exp = Int64(now.timeIntervalSince1970) - 120
+        var future = claims(user, admin: true)
+        future.nbf = Int64(now.timeIntervalSince1970) + 600
+        var wrongIssuer = claims(user, admin: true)
+        wrongIssuer.iss = "https://evil.example"
+        var wrongClient = claims(user, admin: true)
+        wrongClient.clientId = "another-app"
+        var wrongAudience = claims(user, admin: true)
+        wrongAudience.tokenUse = "id"
+        wrongAudience.aud = ["another-app"]
+        var idToken = claims(user, admin: true)
+        idToken.tokenUse = "id"
+        idToken.aud = [SecurityHarness.clientId]
+        let payload = encoded(claims(user, admin: true))
+        let none = b64(encoded(["alg": "none", "typ": "JWT"])) + "." + b64(payload) + "."
+        let noneKid = b64(encoded(["alg": "none", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload) + "."
+        let hsInput = b64(encoded(["alg": "HS256", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload)
+        let hs256 = hsInput + "." + b64(hmac(key: Array(SecurityHarness.keyPair.publicKeyPEM.utf8), Array(hsInput.utf8)))
+        let unknownKid = try JWTSigner(keyPair: SecurityHarness.keyPair, kid: "rotated-away").sign(claims(user, admin: true))
+        let otherKey = try JWTSigner(keyPair: try RSAKeyPair.generate(), kid: "security-test-key").sign(claims(user, admin: true))
+        let good = try signer.sign(claims(user, admin: true)).split(separator: ".").map(String.init)
+        let tampered = good[0] + "." + b64(encoded(claims("someone-else", admin: true))) + "." + good[2]
+        let flippedSignature = good[0] + "." + good[1] + "." + String(good[2].reversed())
+        return [
+            ("wrong signature (another key, same kid)", otherKey), ("signature flipped", flippedSignature),
+            ("tampered payload", tampered), ("expired", try signer.sign(expired)), ("nbf in the future", try signer.sign(future)),
+            ("wrong issuer", try signer.sign(wrongIssuer)), ("wrong client id", try signer.sign(wrongClient)),
+            ("wrong audience (id token)", try signer.sign(wrongAudience)), ("token_use id", try signer.sign(idToken)),
+            ("alg none", none), ("alg none with kid", noneKid), ("HS256 with the public key PEM", hs256),
+            ("unknown kid", unknownKid), ("garbage", "not.a.jwt"), ("empty", ""),
+        ]
+    }
+}

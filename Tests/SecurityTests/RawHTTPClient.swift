@@ -1,0 +1,120 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A parsed HTTP/1.1 answer as seen on the wire.
+struct WireResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body parsed as a JSON object (empty when it is not one).
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
+    }
+}
+
+struct ClientError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A tiny blocking HTTP/1.1 client over a raw TCP socket, run on its own thread (never on the cooperative
+/// pool or GCD). Each call opens one connection, sends the given bytes and reads until the server closes or the
+/// announced body is complete. Reads time out after 10 s.
+enum RawHTTPClient {
+    /// Sends a request built from parts (`Connection: close`).
+    static func request(
+        port: UInt16, method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
+    ) async throws -> WireResponse {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return try await raw(port: port, bytes: Array(head.utf8) + body)
+    }
+
+    /// Sends `bytes` verbatim and parses the (first) answer; with `readToEnd` the body holds everything
+    /// read until the server closed the connection.
+    static func raw(port: UInt16, bytes: [UInt8], readToEnd: Bool = false) async throws -> WireResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            // A dedicated thread: blocking GCD workers could starve the pool that runs the server's
+            // handlers (on Linux the Swift task pool is built on the same GCD thread pool).
+            let thread = Thread {
+                continuation.resume(with: Result { try exchange(port: port, bytes: bytes, readToEnd: readToEnd) })
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    private static func exchange(port: UInt16, bytes: [UInt8], readToEnd: Bool) throws -> WireResponse {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError(description: "socket failed") }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw ClientError(description: "connect to \(port) failed: errno \(errno)") }
+        // A send may fail once the server answered early (413) and closed; the answer is still readable.
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { break }
+            offset += sent
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: chunk[0..<count])
+            if !readToEnd, let response = parse(received), isComplete(response, received) { return response }
+        }
+        guard let response = parse(received) else {
+            throw ClientError(description: "no HTTP answer (\(received.count) bytes, errno \(errno))")
+        }
+        return response
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index + 4
+        }
+        return nil
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> WireResponse? {
+        guard let end = headEnd(bytes) else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard let statusLine = lines.first, statusLine.split(separator: " ").count >= 2,
+            let status = Int(statusLine.split(separator: " ")[1])
+        else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return WireResponse(status: status, headers: headers, body: Array(bytes[end...]))
+    }
+
+    private static func isComplete(_ response: WireResponse, _ bytes: [UInt8]) -> Bool {
+        guard let length = response.headers["content-length"].flatMap(Int.init) else { return false }
+        return response.body.count >= length
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A built executable (next to the test bundle, from `swift build --build-tests`) run as a real
+/// process, its stdout and stderr written to a log file that tests read back.
+final class ServiceProcess: @unchecked Sendable {
+    // Thread-safety: `process` is only touched from the test that owns this object, one call at a time.
+    let name: String
+    let logFile: URL
+    private let process: Process
+
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The directory holding the built executables.
+    static func binDirectory() throws -> URL {
+        var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while candidate.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("api").path) { return candidate }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        throw Missing(description: "the api executable is not built next to \(CommandLine.arguments[0]): run `swift build --build-tests`")
+    }
+
+    /// Runs `executable arguments` to completion (bounded) and returns its stdout.
+    static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = try binDirectory().appendingPathComponent(executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Missing(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Starts `executable` with the current environment plus `environment`, logging to `directory/name.log`.
+    init(_ executable: String, arguments: [String] = [], environment: [String: String], directory: URL) throws {
+        name = executable
+        logFile = directory.appendingPathComponent("\(executable).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: logFile)
+        process = Process()
+        process.executableURL = try Self.binDirectory().appendingPathComponent(executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// The log written so far.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// A `/proc/<pid>/status` field in kB (VmHWM: peak resident set; VmRSS: current).
+    func memoryKB(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+        return nil
+    }
+
+    /// Waits until `line` appears in the log (or the process exits / `timeout` passes).
+    func waitForLog(_ line: String, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if log.contains(line) { return }
+            guard process.isRunning else { throw Missing(description: "\(name) exited \(process.terminationStatus): \(log.suffix(2000))") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Missing(description: "\(name) did not log \(line.debugDescription) within \(timeout): \(log.suffix(2000))")
+    }
+
+    /// SIGTERM, then SIGKILL after `grace`; waits for the exit.
+    func stop(grace: Duration = .seconds(10)) async {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// A free TCP port on 127.0.0.1 (bound to port 0, read back, closed).
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Missing(description: "no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Waits until GET `path` on `port` answers 200.
+    static func waitForHTTP(port: UInt16, path: String, timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let response = try? await RawHTTPClient.request(port: port, method: "GET", path: path), response.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw Missing(description: "http://127.0.0.1:\(port)\(path) not 200 within \(timeout)")
+    }
+}
