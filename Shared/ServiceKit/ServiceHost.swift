@@ -20,6 +20,9 @@ public struct ServiceContext: Sendable {
 /// Exit codes: 0 after a clean stop, 1 when the work failed, 78 (EX_CONFIG) when configuration
 /// is invalid — the log line names the variable.
 public enum ServiceHost {
+    /// How long cancelled work may take to return before the process exits anyway (code 1).
+    static let hardStopAfterCancel: Duration = .seconds(15)
+
     /// Exit code for a configuration error (sysexits EX_CONFIG).
     public static let configurationErrorExitCode: Int32 = 78
 
@@ -96,6 +99,11 @@ public enum ServiceHost {
             context.logger.info("shutdown requested", ["event": "shutdown", "signal": String(signal)])
             try? await Task.sleep(for: grace)
             task.cancel()
+            // Work that ignores cancellation must not keep the process alive forever: an orchestrator
+            // would SIGKILL it anyway; exiting here at least says why.
+            try await Task.sleep(for: hardStopAfterCancel)
+            context.logger.error("work did not stop after cancellation; exiting", ["event": "shutdown_forced"])
+            exit(1)
         }
         let code = await outcome.value
         watcher.cancel()

@@ -46,10 +46,10 @@ import Testing
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             Issue.record("\(name) did not stop within \(timeout)")
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
-        process.waitUntilExit()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Finished(status: process.terminationStatus, stderr: text)
     }
@@ -99,7 +99,10 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning, "\(service) ignored SIGTERM")
-        process.waitUntilExit()
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        }
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
