@@ -82,6 +82,12 @@ public enum ServiceHost {
     static func supervise(
         work: @escaping @Sendable (ServiceContext) async throws -> Void, context: ServiceContext, grace: Duration
     ) async -> Int32 {
+        // Work that ignores cancellation (or blocks every cooperative thread) must not keep the process
+        // alive forever: an orchestrator would SIGKILL it anyway; exiting here at least says why.
+        context.shutdown.onSignal(after: grace + hardStopAfterCancel) { [logger = context.logger] in
+            logger.error("work did not stop after the grace period and cancellation; exiting", ["event": "shutdown_forced"])
+            exit(1)
+        }
         let task = Task { try await work(context) }
         let outcome = Task { () -> Int32 in
             do {
@@ -99,11 +105,6 @@ public enum ServiceHost {
             context.logger.info("shutdown requested", ["event": "shutdown", "signal": String(signal)])
             try? await Task.sleep(for: grace)
             task.cancel()
-            // Work that ignores cancellation must not keep the process alive forever: an orchestrator
-            // would SIGKILL it anyway; exiting here at least says why.
-            try await Task.sleep(for: hardStopAfterCancel)
-            context.logger.error("work did not stop after cancellation; exiting", ["event": "shutdown_forced"])
-            exit(1)
         }
         let code = await outcome.value
         watcher.cancel()

@@ -28,6 +28,15 @@ public final class ShutdownSignal: Sendable {
         for source in sources { source.cancel() }
     }
 
+    private let hardDeadline = Mutex<(Duration, @Sendable () -> Void)?>(nil)
+
+    /// Once a signal arrives, runs `action` (typically: log and `exit`) after `delay` on this
+    /// signal's own dispatch queue — never on the cooperative pool, so it fires even when every
+    /// cooperative thread is blocked.
+    public func onSignal(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        hardDeadline.withLock { $0 = (delay, action) }
+    }
+
     /// Marks shutdown as requested, as if `signal` had arrived (also used by tests).
     public func trigger(_ signal: Int32 = SIGTERM) {
         let waiters = state.withLock { state -> [CheckedContinuation<Int32, Never>] in
@@ -35,6 +44,10 @@ public final class ShutdownSignal: Sendable {
             state.received = signal
             defer { state.waiters = [] }
             return state.waiters
+        }
+        if let (delay, action) = hardDeadline.withLock({ $0 }) {
+            let (seconds, attoseconds) = delay.components
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)), execute: action)
         }
         for waiter in waiters { waiter.resume(returning: signal) }
     }

@@ -77,7 +77,12 @@ import Testing
         env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
-        if service == "apns-sender" { env.merge(try Self.devAPNsSettings()) { _, new in new } }
+        if service == "apns-sender" {
+            env.merge(try Self.devAPNsSettings()) { _, new in new }
+            // Its own empty jobs topic: the shared push.jobs holds other suites' jobs, which would be
+            // sent (to nowhere) and retried during the drain this test times.
+            env["APNS_SENDER_JOBS_TOPIC"] = try Self.emptyTopic()
+        }
         if service == "api" { env.merge(try Self.devJWKS()) { _, new in new } }
         process.environment = env
         let errors = Pipe()
@@ -126,6 +131,21 @@ import Testing
             "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "1",
             "APNS_SANDBOX_HOST": "127.0.0.1", "APNS_SANDBOX_PORT": "1",
         ]
+    }
+
+    /// A new empty one-partition topic, made with `sightscreen topics create --config`.
+    static func emptyTopic() throws -> String {
+        let name = "executable-test-\(UUID().uuidString.prefix(8).lowercased())"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).conf")
+        try Data("\(name) 1\n".utf8).write(to: config)
+        let creator = Process()
+        creator.executableURL = try executable("sightscreen")
+        creator.arguments = ["topics", "create", "--config", config.path]
+        creator.standardOutput = FileHandle.nullDevice
+        try creator.run()
+        creator.waitUntilExit()
+        guard creator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen topics create (Kafka down? scripts/stack up)", searchedFrom: config.path) }
+        return name
     }
 
     /// A throwaway JWT key set made by `sightscreen dev-keys`, for the api.
