@@ -109,5 +109,6 @@ let package = Package(
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
         tests("EndToEndTests", ["DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
+        tests("FaultTests", ["DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
     ]
 )
