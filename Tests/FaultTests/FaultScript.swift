@@ -24,7 +24,7 @@ enum Fault: Sendable, CustomStringConvertible {
         .restartPostgres,
         .apns("429 storm", json: #"{"tooManyRequestsRate": 1.0}"#, seconds: 2),
         .apns("500 storm", json: #"{"internalErrorRate": 1.0}"#, seconds: 2),
-        .apns("503 + 429 half storm", json: #"{"serviceUnavailableRate": 0.3, "tooManyRequestsRate": 0.3}"#, seconds: 4),
+        .apns("503 + 429 partial storm (30 %)", json: #"{"serviceUnavailableRate": 0.15, "tooManyRequestsRate": 0.15}"#, seconds: 4),
         .apns("GOAWAY every 5 streams", json: #"{"goAwayAfterStreams": 5}"#, seconds: 4),
         .apns("slow answers 800 ms", json: #"{"latencyMilliseconds": 800}"#, seconds: 4),
         .feed("truncated", count: 3), .feed("garbage", count: 3), .feed("missing_fields", count: 3),
@@ -92,7 +92,7 @@ struct FaultInjector {
         return observation
     }
 
-    /// `scripts/stack restart-postgres` with this run's STACK_DIR (pg_ctl restart -m fast), off the cooperative pool.
+    /// `scripts/stack restart-postgres` with this run's STACK_DIR (pg_ctl restart -m fast), bounded to 120 s.
     private func restartPostgres() async throws -> String {
         let stackDirectory = FaultEnvironment.stackDirectory
         let files = FileManager.default
@@ -102,30 +102,12 @@ struct FaultInjector {
                 + "set STACK_DIR to the stack that scripts/stack servers started")
         }
         let script = FaultEnvironment.root.appendingPathComponent("scripts/stack")
-        // Output goes to a file, not a pipe: the restarted postmaster inherits the script's
-        // descriptors, so a pipe would never reach end-of-file.
         let outputFile = stack.options.logDirectory.appendingPathComponent("restart-postgres.log")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: outputFile)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = script
-        process.arguments = ["restart-postgres"]
         var environment = ProcessInfo.processInfo.environment
         environment["STACK_DIR"] = stackDirectory.path
-        process.environment = environment
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(120)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        guard !process.isRunning else {
-            process.terminate()
-            throw FaultFailure("scripts/stack restart-postgres did not finish within 120 s (\(outputFile.path))")
-        }
-        let status = process.terminationStatus
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        let status = try await ScriptRunner.run(script.path, ["restart-postgres"], environment: environment,
+                                                outputFile: outputFile, timeout: .seconds(120))
+        let output = DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0 else { throw FaultFailure("scripts/stack restart-postgres exited \(status): \(output)") }
         return "pg_ctl restart -m fast: every connection of every service dropped; \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
