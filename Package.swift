@@ -112,5 +112,6 @@ let package = Package(
         tests("SecurityTests", ["API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime",
                                 "COpenSSL"]),
         tests("EndToEndTests", ["DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
+        tests("FaultTests", ["DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
     ]
 )

@@ -80,6 +80,7 @@ do {
         "bundleId": configuration.bundleID,
     ])
     output("listening 127.0.0.1:\(server.port) ca=\(certificate.certificateFile)")
+    signal(SIGPIPE, SIG_IGN)  // a client that closed its connection must not kill the mock
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
     let sources = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }

@@ -57,6 +57,10 @@ public enum ServiceHost {
         routes: (inout Router, ServiceContext) -> Void = { _, _ in },
         work: @escaping @Sendable (ServiceContext) async throws -> Void
     ) async -> Never {
+        // A peer that closes its socket (an APNs GOAWAY followed by close, a client gone) must give
+        // EPIPE to the write, not kill the process: SSL_write uses write(2), whose SIGPIPE terminates
+        // by default (the fault suite's "GOAWAY every 5 streams" killed apns-sender silently).
+        signal(SIGPIPE, SIG_IGN)
         let logger = Logger(label: name, minimumLevel: options.logLevel)
         let context = ServiceContext(logger: logger, metrics: metrics, readiness: Readiness(), shutdown: ShutdownSignal())
         var router = Router()

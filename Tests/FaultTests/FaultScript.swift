@@ -1,0 +1,139 @@
+import DevStack
+import Foundation
+import Runtime
+
+/// One fault the suite injects while the match is live, and what it saw happen.
+struct FaultObservation: Sendable, CustomStringConvertible {
+    var fault: String
+    /// Replay position when the fault started ("143/251").
+    var at: String
+    var seconds: Double
+    var detail: String
+    var description: String { "\(fault) @\(at) [\(String(format: "%.1f", seconds)) s]: \(detail)" }
+}
+
+/// The faults, in order: kill -9 + restart of each service, a PostgreSQL restart, mock-apns storms
+/// (429, 500, GOAWAY every N streams, slow answers), and bad fake-sportmonks responses.
+enum Fault: Sendable, CustomStringConvertible {
+    case kill(String)
+    case restartPostgres
+    case apns(String, json: String, seconds: Double)
+    case feed(String, count: Int)
+
+    static let script: [Fault] = PlanOrder.services.map { .kill($0) } + [
+        .restartPostgres,
+        .apns("429 storm", json: #"{"tooManyRequestsRate": 1.0}"#, seconds: 2),
+        .apns("500 storm", json: #"{"internalErrorRate": 1.0}"#, seconds: 2),
+        .apns("503 + 429 partial storm (30 %)", json: #"{"serviceUnavailableRate": 0.15, "tooManyRequestsRate": 0.15}"#, seconds: 4),
+        .apns("GOAWAY every 5 streams", json: #"{"goAwayAfterStreams": 5}"#, seconds: 4),
+        .apns("slow answers 800 ms", json: #"{"latencyMilliseconds": 800}"#, seconds: 4),
+        .feed("truncated", count: 3), .feed("garbage", count: 3), .feed("missing_fields", count: 3),
+        .feed("score_backwards", count: 3), .feed("500", count: 3), .feed("429", count: 2),
+    ]
+
+    enum PlanOrder { static let services = ["poller", "detector", "la-coordinator", "apns-sender", "api"] }
+
+    var description: String {
+        switch self {
+        case .kill(let name): "kill -9 \(name)"
+        case .restartPostgres: "restart PostgreSQL"
+        case .apns(let name, _, _): "mock-apns \(name)"
+        case .feed(let kind, let count): "feed \(kind) ×\(count)"
+        }
+    }
+}
+
+/// Injects faults into a running `DevStack`.
+struct FaultInjector {
+    let stack: DevStack
+    let mock: MockAPNsControl
+    let logger: Logger
+
+    /// Injects `fault`, waits until it is over (restarted, cleared or consumed — each wait bounded)
+    /// and says what happened. Throws when the stack did not come back.
+    func inject(_ fault: Fault) async throws -> FaultObservation {
+        let replay = try? await stack.replayStatus()
+        let at = replay.map { "\($0.deliveries)/\($0.totalDeliveries)" } ?? "?"
+        let started = ContinuousClock.now
+        let detail: String
+        switch fault {
+        case .kill(let name):
+            try await stack.supervisor.killAndRestart(name)
+            detail = "killed with SIGKILL, restarted and ready again"
+        case .restartPostgres:
+            detail = try await restartPostgres()
+        case .apns(_, let json, let seconds):
+            let before = try await mock.countersJSON()
+            _ = try await mock.send("POST", "/mock/faults", json: json)
+            try await Task.sleep(for: .seconds(seconds))
+            _ = try await mock.send("POST", "/mock/faults", json: "{}")
+            let after = try await mock.countersJSON()
+            detail = Self.counterDelta(before, after)
+        case .feed(let kind, let count):
+            let body = #"{"kind": "\#(kind)", "count": \#(count), "retryAfter": 1}"#
+            let url = stack.plan.fakeURL + "/admin/faults"
+            let reply = try await stack.feedAdmin.post(url, json: body)
+            guard reply.status == 200 else { throw FaultFailure("POST \(url) \(body): HTTP \(reply.status) \(reply.text.prefix(200))") }
+            let deadline = ContinuousClock.now + .seconds(30)
+            var pending = true
+            while pending, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                pending = (try? await stack.feedAdmin.get(url).text).map { $0 != "[]" } ?? true
+            }
+            detail = pending ? "NOT all served by the fake within 30 s" : "all \(count) bad responses served to the poller"
+        }
+        let dead = await stack.supervisor.exited()
+        guard dead.isEmpty else { throw FaultFailure("after \(fault): \(dead) exited") }
+        let observation = FaultObservation(fault: fault.description, at: at,
+                                           seconds: Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+                                               + Double((ContinuousClock.now - started).components.seconds),
+                                           detail: detail)
+        logger.info("fault", ["fault": observation.description])
+        return observation
+    }
+
+    /// `scripts/stack restart-postgres` with this run's STACK_DIR (pg_ctl restart -m fast), bounded to 120 s.
+    private func restartPostgres() async throws -> String {
+        let stackDirectory = FaultEnvironment.stackDirectory
+        let files = FileManager.default
+        guard files.fileExists(atPath: stackDirectory.appendingPathComponent("pgdata.path").path)
+            || files.fileExists(atPath: stackDirectory.appendingPathComponent("pgdata").path) else {
+            throw FaultFailure("STACK_DIR \(stackDirectory.path) does not hold the running PostgreSQL (no pgdata): "
+                + "set STACK_DIR to the stack that scripts/stack servers started")
+        }
+        let script = FaultEnvironment.root.appendingPathComponent("scripts/stack")
+        let outputFile = stack.options.logDirectory.appendingPathComponent("restart-postgres.log")
+        var environment = ProcessInfo.processInfo.environment
+        environment["STACK_DIR"] = stackDirectory.path
+        let status = try await ScriptRunner.run(script.path, ["restart-postgres"], environment: environment,
+                                                outputFile: outputFile, timeout: .seconds(120))
+        let output = DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0 else { throw FaultFailure("scripts/stack restart-postgres exited \(status): \(output)") }
+        return "pg_ctl restart -m fast: every connection of every service dropped; \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
+    }
+
+    /// "429 TooManyRequests +57, goaways +3" from two `/mock/counters` answers.
+    static func counterDelta(_ before: [String: Any], _ after: [String: Any]) -> String {
+        var parts: [String] = []
+        let accepted = (after["accepted"] as? Int ?? 0) - (before["accepted"] as? Int ?? 0)
+        parts.append("accepted +\(accepted)")
+        let rejectedBefore = before["rejected"] as? [String: Int] ?? [:]
+        for (reason, count) in (after["rejected"] as? [String: Int] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let delta = count - (rejectedBefore[reason] ?? 0)
+            if delta > 0 { parts.append("rejected \(reason) +\(delta)") }
+        }
+        for key in ["goAwaysSent", "connections"] {
+            let delta = (after[key] as? Int ?? 0) - (before[key] as? Int ?? 0)
+            if delta > 0 { parts.append("\(key) +\(delta)") }
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+extension MockAPNsControl {
+    /// `GET /mock/counters` as a JSON object (every field, including GOAWAYs and connections).
+    func countersJSON() async throws -> [String: Any] {
+        let response = try await send("GET", "/mock/counters")
+        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
+    }
+}

@@ -1,0 +1,161 @@
+import Contracts
+import DevStack
+import Foundation
+import Postgres
+import Runtime
+import Synchronization
+import Testing
+
+/// The fault suite (issue 9): the whole product as real processes (DevStack) replays a real T20
+/// with simulated followers, and while the match is live one fault after another hits it — kill -9
+/// and restart of each service, a PostgreSQL restart, mock-apns 429/500/503 storms, GOAWAYs and
+/// slow answers, and bad fake-sportmonks responses. Afterwards (bounded waits):
+/// - every follower shows the match's final state (active_matches.display_state, whose result line
+///   and final score are checked against the Cricsheet file);
+/// - every priority-10 key event the detector emitted (read from `match.events`) after all followers
+///   had an active Live Activity reached every follower at least once (alert text of the pushes
+///   mock-apns accepted for the device's tokens);
+/// - duplicate pushes per device are counted and logged (not asserted).
+/// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
+@Suite(.serialized) struct FaultSuiteTests {
+    @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
+        try FaultEnvironment.requireServers()
+        let scale = FaultEnvironment.scale
+        let options = DevStackOptions(
+            binDirectory: try FaultEnvironment.binDirectory(),
+            logDirectory: FaultEnvironment.stackDirectory.appendingPathComponent("logs/fault"),
+            materialDirectory: FaultEnvironment.stackDirectory.appendingPathComponent("dev"),
+            cricsheetDirectory: try FaultEnvironment.cricsheetDirectory(), matchId: scale.match,
+            idOffset: DevStackOptions.freshIdOffset(), speed: scale.speed, devices: scale.devices, ports: try DevPorts.free(),
+            kafkaBrokers: FaultEnvironment.kafkaBrokers, databaseURL: FaultEnvironment.databaseURL,
+            pollIntervalMs: 500, orchestratorIntervalMs: 2000)
+        let logger = Logger(label: "fault-suite", minimumLevel: .info)
+        logger.info("fault suite", ["scale": scale.description, "fixture": String(options.fixtureId)])
+        let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "fault-suite.stack", minimumLevel: .warning))
+        let started = ContinuousClock.now
+        let outcome: Result<Void, any Error>
+        do {
+            try await FaultRun(stack: stack, scale: scale, logger: logger).run()
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        let logs = await stack.supervisor.statuses().map(\.logFile)
+        await stack.shutdown(grace: .seconds(10))
+        logger.info("fault suite done", ["seconds": "\((ContinuousClock.now - started).components.seconds)"])
+        if case .failure(let error) = outcome {
+            Issue.record("\(error)\nlogs: \(logs.joined(separator: " "))")
+        }
+    }
+}
+
+/// One run of the suite against a started-from-scratch `DevStack`.
+struct FaultRun {
+    let stack: DevStack
+    let scale: FaultEnvironment.Scale
+    let logger: Logger
+
+    private struct SimDevice: Decodable {
+        struct Activity: Decodable {
+            var matchId: String
+            var state: String
+            var contentState: UnifiedDisplayState
+        }
+        var deviceId: String
+        var activities: [Activity]
+        func activity(_ match: String) -> Activity? { activities.last { $0.matchId == match } }
+    }
+
+    func run() async throws {
+        let fixture = String(stack.options.fixtureId)
+        let expected = try ExpectedFinal(stack.options.matchFile)
+        let simURL = stack.plan.deviceSimulatorURL
+        let devices: @Sendable () async throws -> [SimDevice] = { try await DevHTTP(timeout: 5).getJSON(simURL + "/devices") }
+
+        try await stack.prepare()
+        try await stack.startServers()
+        let events = try MatchEventsCollector(brokers: stack.options.kafkaBrokers, matchId: fixture)
+        defer { Task { await events.stop() } }
+        try await events.start()
+        try await stack.waitForScheduledMatch()
+        try await stack.startDevices()
+        let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
+        let ledger = PushLedger(mock: mock, simURL: simURL)
+        ledger.start()
+        try? await Task.sleep(for: .seconds(2))
+        try await stack.startMatch()
+        try await stack.waitFor("an active Live Activity on all \(scale.devices) devices", timeout: .seconds(120)) {
+            let all = try await devices()
+            return all.count == scale.devices && all.allSatisfy { $0.activity(fixture)?.state == "active" }
+        }
+        let allActiveAt = Int64(Date().timeIntervalSince1970 * 1000)
+        logger.info("all followers active", ["devices": String(scale.devices)])
+
+        // The faults, one after another, a few seconds apart, while the match is live.
+        let injector = FaultInjector(stack: stack, mock: mock, logger: logger)
+        var observations: [FaultObservation] = []
+        rounds: for round in 1...scale.rounds {
+            for fault in Fault.script {
+                if round > 1, (try? await stack.replayStatus())?.finished == true { break rounds }
+                observations.append(try await injector.inject(fault))
+                try await Task.sleep(for: .seconds(3))
+            }
+        }
+
+        // The match ends and the pipeline drains: every follower shows the final state.
+        try await stack.waitFor("the replay finished", timeout: .seconds(Int64(600 / scale.speed) + 60)) {
+            try await stack.replayStatus().finished
+        }
+        let finalState = Mutex<UnifiedDisplayState?>(nil)
+        let lagging = Mutex<[String]>([])
+        try await stack.waitFor("the final state on every follower", timeout: .seconds(180)) {
+            let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
+            guard let text = try rows.first?.decode(0, as: String.self) else { return false }
+            let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
+            guard state.resultLine != nil else { return false }
+            finalState.withLock { $0 = state }
+            let behind = try await devices().filter { $0.activity(fixture)?.contentState != state }.map(\.deviceId)
+            lagging.withLock { $0 = behind }
+            return behind.isEmpty
+        }
+        let final = try #require(finalState.withLock { $0 })
+        #expect(final.resultLine == expected.result, "result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
+        #expect(final.lockScreen.headline.contains(expected.innings.last!),
+                "headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
+
+        // Every key event emitted after all followers were active reached every follower.
+        try? await Task.sleep(for: .seconds(3))
+        await ledger.refresh()
+        await ledger.stop()
+        await events.stop()
+        let required = events.keyEvents.filter { $0.emittedAt >= allActiveAt }
+        let reports = ledger.reports()
+        let finalDevices = try await devices()
+        var missing: [String] = []
+        for device in finalDevices {
+            #expect(device.activity(fixture)?.contentState == final, "\(device.deviceId) shows the final state")
+            let alerts = reports[device.deviceId]?.alerts ?? []
+            for event in required where !alerts.contains(event.alertKey) {
+                missing.append("\(device.deviceId): \(event.kind) \(event.eventId) \"\(event.title): \(event.body)\"")
+            }
+        }
+        #expect(missing.isEmpty, "key events lost: \(missing.count)\n\(missing.joined(separator: "\n"))")
+        #expect(required.count > 0, "the faults ran while key events were emitted")
+
+        // The figures.
+        let duplicates = reports.values.map(\.duplicates)
+        for report in reports.values.sorted(by: { $0.deviceId < $1.deviceId }) {
+            logger.info("device", ["device": report.deviceId, "pushes": String(report.pushes), "alerts": String(report.alerts.count),
+                                   "duplicateIDs": String(report.duplicateIDs), "duplicatePayloads": String(report.duplicatePayloads)])
+        }
+        for observation in observations { logger.info("observed", ["fault": observation.description]) }
+        logger.info("fault suite figures", [
+            "devices": String(scale.devices), "speed": String(scale.speed), "faults": String(observations.count),
+            "pushesAccepted": String(ledger.totalPushes), "matchEvents": String(events.eventsSeen),
+            "keyEvents": String(events.keyEvents.count), "keyEventsRequired": String(required.count),
+            "keyEventCopies": String(events.keyEventCopies), "keyEventDeliveriesMissing": String(missing.count),
+            "duplicatesTotal": String(duplicates.reduce(0, +)), "duplicatesMaxPerDevice": String(duplicates.max() ?? 0),
+        ])
+        #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
+    }
+}
