@@ -60,12 +60,21 @@ public struct MatchDetector: Sendable {
 
         var events: [MatchBusEvent] = []
         var seq = state.seq
+        // The event that ends the match must be the last of its snapshot: la-coordinator ends every
+        // Live Activity on the first `.ended` event, so an alert on a later one would reach nobody (the
+        // fault suite lost the result alert this way). Earlier events of the ending snapshot keep the
+        // phase the match had before, and alert-worthy events go last (stable order otherwise).
+        let ordered = phase == .ended ? keyEvents.filter { $0.priority != 10 } + keyEvents.filter { $0.priority == 10 } : keyEvents
+        let phaseBeforeEnd = state.phase.flatMap { $0 == .ended ? nil : $0 } ?? .live
+        let total = ordered.isEmpty ? (display != state.displayState ? 1 : 0) : ordered.count
         func emit(_ keyEvent: KeyEvent?) {
             seq += 1
+            let isLast = events.count == total - 1
+            let eventPhase = phase == .ended && !isLast && state.phase != .ended ? phaseBeforeEnd : phase
             events.append(MatchBusEvent(eventId: "\(matchId):\(seq)", matchId: matchId, seq: seq, emittedAt: polledAt,
-                                        displayState: display, keyEvent: keyEvent, phase: phase))
+                                        displayState: display, keyEvent: keyEvent, phase: eventPhase))
         }
-        for keyEvent in keyEvents { emit(keyEvent) }
+        for keyEvent in ordered { emit(keyEvent) }
         if events.isEmpty, display != state.displayState { emit(nil) }
 
         for event in detected { remember(event, analysis: analysis, in: &state) }

@@ -25,6 +25,11 @@ struct GoldenReplayTests {
             let outcome = detector.process(fixture: fixture, matchId: "\(match.id)",
                                            polledAt: 1_800_000_000_000 + Int64(index) * 40_000, state: result.state)
             #expect(outcome.disposition == .accepted, "\(match.id) at \(position)")
+            // la-coordinator ends every activity on the first `.ended` event: in the snapshot that ends
+            // the match, only its last event may carry `.ended`, so earlier alerts still reach followers.
+            if result.state?.phase != .ended, let firstEnded = outcome.events.firstIndex(where: { $0.phase == .ended }) {
+                #expect(firstEnded == outcome.events.count - 1, "\(match.id): an event follows the ending one")
+            }
             result.detected += outcome.detected
             result.events += outcome.events
             result.state = outcome.state
