@@ -1,3 +1,4 @@
+import SharedTestSupport
 import APNs
 import Contracts
 import Foundation

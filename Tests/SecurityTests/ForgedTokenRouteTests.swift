@@ -1,3 +1,4 @@
+import SharedTestSupport
 @testable import API
 import Foundation
 import Testing

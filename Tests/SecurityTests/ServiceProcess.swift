@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Foundation
 import Testing
 

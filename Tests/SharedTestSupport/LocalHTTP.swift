@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// A free TCP port on 127.0.0.1 (bound once, then released).
-enum FreePort {
-    static func pick() throws -> UInt16 {
+public enum FreePort {
+    public static func pick() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -21,13 +21,13 @@ enum FreePort {
 }
 
 /// GET against a local server, retrying connection failures until `waitUpTo` passes.
-enum LocalHTTP {
-    struct Answer {
-        let status: Int
-        let body: String
+public enum LocalHTTP {
+    public struct Answer {
+        public let status: Int
+        public let body: String
     }
 
-    static func get(port: UInt16, path: String, waitUpTo: Duration = .seconds(5)) async throws -> Answer {
+    public static func get(port: UInt16, path: String, waitUpTo: Duration = .seconds(5)) async throws -> Answer {
         let url = URL(string: "http://127.0.0.1:\(port)\(path)")!
         let deadline = ContinuousClock.now + waitUpTo
         while true {
@@ -39,5 +39,16 @@ enum LocalHTTP {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
+    }
+
+    /// Polls `path` until it answers `status` or `waitUpTo` passes; returns the last answer.
+    public static func waitForStatus(_ status: Int, port: UInt16, path: String, waitUpTo: Duration) async throws -> Answer {
+        let deadline = ContinuousClock.now + waitUpTo
+        var answer = try await get(port: port, path: path, waitUpTo: waitUpTo)
+        while answer.status != status && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            answer = try await get(port: port, path: path, waitUpTo: waitUpTo)
+        }
+        return answer
     }
 }

@@ -5,28 +5,28 @@ import Glibc
 #endif
 
 /// A parsed HTTP/1.1 answer as seen on the wire.
-struct WireResponse: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: [UInt8]
-    var text: String { String(decoding: body, as: UTF8.self) }
+public struct WireResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body parsed as a JSON object (empty when it is not one).
-    var json: [String: Any] {
+    public var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
     }
 }
 
-struct ClientError: Error, CustomStringConvertible {
-    let description: String
+public struct ClientError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// A tiny blocking HTTP/1.1 client over a raw TCP socket, run on its own thread (never on the cooperative
 /// pool or GCD). Each call opens one connection, sends the given bytes and reads until the server closes or the
 /// announced body is complete. Reads time out after 10 s.
-enum RawHTTPClient {
+public enum RawHTTPClient {
     /// Sends a request built from parts (`Connection: close`).
-    static func request(
+    public static func request(
         port: UInt16, method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws -> WireResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -38,7 +38,7 @@ enum RawHTTPClient {
 
     /// Sends `bytes` verbatim and parses the (first) answer; with `readToEnd` the body holds everything
     /// read until the server closed the connection.
-    static func raw(port: UInt16, bytes: [UInt8], readToEnd: Bool = false) async throws -> WireResponse {
+    public static func raw(port: UInt16, bytes: [UInt8], readToEnd: Bool = false) async throws -> WireResponse {
         try await withCheckedThrowingContinuation { continuation in
             // A dedicated thread: blocking GCD workers could starve the pool that runs the server's
             // handlers (on Linux the Swift task pool is built on the same GCD thread pool).

@@ -4,28 +4,28 @@ import Foundation
 
 /// The shape of JSON values seen at one path: JSON types (int and double both count as "number"),
 /// members of objects (merged over every object seen) and the merged shape of array elements.
-struct JSONShape {
-    var types: Set<String> = []
-    var members: [String: JSONShape] = [:]
+public struct JSONShape {
+    public var types: Set<String> = []
+    public var members: [String: JSONShape] = [:]
     /// Shape of array elements (boxed in an array: a struct cannot hold itself directly).
     private var elementBox: [JSONShape] = []
-    var element: JSONShape? {
+    public var element: JSONShape? {
         get { elementBox.first }
         set { elementBox = newValue.map { [$0] } ?? [] }
     }
 
-    static func typeName(_ value: JSONValue) -> String {
+    public static func typeName(_ value: JSONValue) -> String {
         switch value {
         case .int, .double: "number"
         default: value.typeName
         }
     }
 
-    init() {}
+    public init() {}
 
-    init(of value: JSONValue) { add(value) }
+    public init(of value: JSONValue) { add(value) }
 
-    mutating func add(_ value: JSONValue) {
+    public mutating func add(_ value: JSONValue) {
         types.insert(Self.typeName(value))
         switch value {
         case .object(let object):
@@ -42,19 +42,19 @@ struct JSONShape {
 }
 
 /// One difference between a candidate JSON document and a reference shape. Paths use "[]" for array elements.
-struct ShapeDifference: CustomStringConvertible, Hashable {
-    enum Kind: String { case missingKey, extraKey, typeMismatch, nullWhereValue }
-    var kind: Kind
-    var path: String
-    var detail: String
-    var description: String { "\(kind.rawValue) \(path): \(detail)" }
+public struct ShapeDifference: CustomStringConvertible, Hashable {
+    public enum Kind: String { case missingKey, extraKey, typeMismatch, nullWhereValue }
+    public var kind: Kind
+    public var path: String
+    public var detail: String
+    public var description: String { "\(kind.rawValue) \(path): \(detail)" }
 }
 
 /// Compares a candidate document with the reference shape: object key sets, array element shapes and
 /// JSON types. A value where the reference only has null is accepted; null where the reference has a
 /// value is reported as `nullWhereValue` (the caller decides which of those are acceptable).
-enum ShapeComparer {
-    static func compare(_ candidate: JSONValue, to reference: JSONShape, path: String = "") -> [ShapeDifference] {
+public enum ShapeComparer {
+    public static func compare(_ candidate: JSONValue, to reference: JSONShape, path: String = "") -> [ShapeDifference] {
         var out: [ShapeDifference] = []
         walk(candidate, reference, path, &out)
         return out
