@@ -32,6 +32,8 @@ struct SenderConfiguration: Sendable {
     var maxInFlightJobs: Int
     /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
     /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
+    /// Default 15 attempts, 200 ms doubling to 5 s: about a minute of throttling is ridden out, and
+    /// the job's expiration still stops retries earlier (updates 120 s, key events 900 s).
     var retry: APNsRetryPolicy
     /// `APNS_SENDER_GROUP`: the consumer group.
     var groupID: String
@@ -53,7 +55,7 @@ struct SenderConfiguration: Sendable {
         teamID: String, keyID: String, keyPath: String, bundleID: String, production: APNsEndpoint = .production,
         sandbox: APNsEndpoint = .sandbox, caFile: String? = nil, connections: Int = 2, maxStreams: Int = 1000,
         requestTimeout: Duration = .seconds(10), maxInFlightJobs: Int = 4,
-        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(200), maxDelay: .seconds(5)),
+        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 15, baseDelay: .milliseconds(200), maxDelay: .seconds(5)),
         groupID: String = "apns-sender", jobsTopic: String = Topic.pushJobs.name,
         tokenInvalidTopic: String = Topic.tokenInvalid.name, deadTopic: String = Topic.dead.name,
         lagInterval: Duration = .seconds(5), shutdownGrace: Duration = .seconds(10),
@@ -127,7 +129,7 @@ struct SenderConfiguration: Sendable {
             requestTimeout: try environment.milliseconds("APNS_REQUEST_TIMEOUT_MS", default: .seconds(10), in: 100...300_000),
             maxInFlightJobs: try environment.int("APNS_SENDER_MAX_JOBS", default: 4, in: 1...1024),
             retry: APNsRetryPolicy(
-                maxAttempts: try environment.int("APNS_RETRY_MAX_ATTEMPTS", default: 5, in: 1...50),
+                maxAttempts: try environment.int("APNS_RETRY_MAX_ATTEMPTS", default: 15, in: 1...50),
                 baseDelay: baseDelay, maxDelay: maxDelay),
             groupID: environment.string("APNS_SENDER_GROUP", default: "apns-sender"),
             jobsTopic: try topic("APNS_SENDER_JOBS_TOPIC", .pushJobs),
