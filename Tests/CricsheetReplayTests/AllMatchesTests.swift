@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Cricket
 import CricsheetReplay
 import Foundation

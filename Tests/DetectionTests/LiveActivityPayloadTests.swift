@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Contracts
 import CricsheetReplay
 import Foundation

@@ -4,8 +4,8 @@ import Foundation
 /// Test data: Cricsheet files (`shared/data/cricsheet`, env CRICSHEET_DIR) and the recorded SportMonks
 /// reply (`shared/reference/sportmonks`, env SPORTMONKS_REFERENCE_DIR), found next to the repository
 /// (<repo>/../shared, or further up for a worktree checkout).
-enum DataDirectory {
-    static func shared(_ relative: String, env: String) -> URL {
+public enum DataDirectory {
+    public static func shared(_ relative: String, env: String) -> URL {
         if let override = ProcessInfo.processInfo.environment[env], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
@@ -20,16 +20,16 @@ enum DataDirectory {
         return repo.deletingLastPathComponent().appendingPathComponent(relative)
     }
 
-    static var cricsheet: URL { shared("shared/data/cricsheet", env: "CRICSHEET_DIR") }
-    static var reference: URL { shared("shared/reference/sportmonks", env: "SPORTMONKS_REFERENCE_DIR") }
+    public static var cricsheet: URL { shared("shared/data/cricsheet", env: "CRICSHEET_DIR") }
+    public static var reference: URL { shared("shared/reference/sportmonks", env: "SPORTMONKS_REFERENCE_DIR") }
 
-    static let matchIds = [287862, 335982, 1144504, 1144530, 1152848, 1187022, 1187669, 1216517, 1298152, 1304076,
+    public static let matchIds = [287862, 335982, 1144504, 1144530, 1152848, 1187022, 1187669, 1216517, 1298152, 1304076,
                            1322276, 1322277, 1322280, 1359487, 1359519, 1370353, 1415744, 1415755, 1426312,
                            1426557, 1442989]
 
-    static func url(_ id: Int) -> URL { cricsheet.appendingPathComponent("\(id).json") }
-    static func match(_ id: Int) throws -> CricsheetMatch { try CricsheetMatch.load(contentsOf: url(id)) }
-    static func raw(_ id: Int) throws -> [String: Any] {
+    public static func url(_ id: Int) -> URL { cricsheet.appendingPathComponent("\(id).json") }
+    public static func match(_ id: Int) throws -> CricsheetMatch { try CricsheetMatch.load(contentsOf: url(id)) }
+    public static func raw(_ id: Int) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(contentsOf: url(id))) as! [String: Any]
     }
 }
