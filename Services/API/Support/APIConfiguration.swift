@@ -14,6 +14,7 @@ import ServiceKit
 /// | `AUTH_CLIENT_ID` | `sightscreen-ios-dev` | `client_id` (access) / `aud` (id tokens) |
 /// | `AUTH_TOKEN_USES` | `access` | accepted `token_use` values, comma-separated (`access,id`) |
 /// | `AUTH_LEEWAY_SECONDS` | 30 | clock skew allowed on exp/nbf |
+/// | `AUTH_TOKEN_CACHE_SIZE` | 10000 | verified tokens remembered (skips the RSA check on a repeated token; exp/nbf still checked; 0 = off) |
 /// | `PUSH_SHARDS` | 64 (PushSharding.defaultShards) | shard count of the push.jobs key "matchId:shard" |
 /// | `PUSH_JOBS_TOPIC` | `push.jobs` | where jobs go (override only to isolate benchmarks) |
 /// | `API_DB_POOL_SIZE` | 16 | PostgreSQL connections |
@@ -33,6 +34,7 @@ struct APIConfiguration: Sendable {
     var infrastructure: InfrastructureOptions
     var keySet: JSONWebKeySet
     var verifier: JWTVerifierConfiguration
+    var tokenCacheSize: Int = 10_000
     var pushShards: Int = PushSharding.defaultShards
     var pushJobsTopic: String = "push.jobs"
     var databasePoolSize: Int = 16
@@ -77,6 +79,7 @@ struct APIConfiguration: Sendable {
             clientId: environment.string("AUTH_CLIENT_ID", default: DevKeyStore.defaultClientId), acceptedTokenUses: uses,
             leewaySeconds: Int64(try environment.int("AUTH_LEEWAY_SECONDS", default: 30, in: 0...600)))
         self.init(infrastructure: try InfrastructureOptions(environment), keySet: keySet, verifier: verifier)
+        tokenCacheSize = try environment.int("AUTH_TOKEN_CACHE_SIZE", default: 10_000, in: 0...1_000_000)
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         pushJobsTopic = environment.string("PUSH_JOBS_TOPIC", default: "push.jobs")
         databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: 16, in: 1...256)
