@@ -79,3 +79,24 @@ public enum TestServers {
         return try KafkaConsumer(configuration: configuration, logger: logger)
     }
 }
+
+extension TestServers {
+    /// Reads `topic` from the start with a fresh consumer group until `count` messages were read or 60 s pass;
+    /// returns each message as `decode` turns it (a throwing `decode` fails the read).
+    public static func read<Value>(_ count: Int, from topic: String, logger: Logger,
+                                   decode: (KafkaMessage) throws -> Value) async throws -> [Value] {
+        let reader = try consumer(topic: topic, group: unique("reader"), clientPrefix: "tests-reader", logger: logger)
+        var values: [Value] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        do {
+            while values.count < count, ContinuousClock.now < deadline {
+                if let message = try await reader.poll(timeout: .milliseconds(200)) { values.append(try decode(message)) }
+            }
+        } catch {
+            try? await reader.close()
+            throw error
+        }
+        try await reader.close()
+        return values
+    }
+}
