@@ -174,19 +174,7 @@ if onlyFastJSON {
 }
 
 for round in 1...rounds {
-    let (detectSeconds, detectEvents, _) = time {
-        var events = 0
-        for item in prepared {
-            var state: DetectorState?
-            for index in item.fixtures.indices {
-                let outcome = detector.process(fixture: item.fixtures[index], matchId: item.matchId,
-                                               polledAt: item.polledAt[index], state: state)
-                events += outcome.events.count
-                state = outcome.state
-            }
-        }
-        return events
-    }
+    let (detectSeconds, detectEvents, _) = time(detectOnly)
     let (pipelineSeconds, pipelineEvents, pipelineWall) = time {
         var events = 0
         for item in prepared {
