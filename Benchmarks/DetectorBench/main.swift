@@ -102,13 +102,14 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
     return balls
 }
 
-/// decode (with one SnapshotReuseCaches, as the service) → process → encode; returns the events produced.
-@MainActor func pipelineWithCache() -> Int {
+/// decode → process → encode of every message; with `cached`, one SnapshotReuseCaches as the service uses.
+/// Returns the events produced.
+@MainActor func pipeline(cached: Bool) -> Int {
     let caches = SnapshotReuseCaches()
     var events = 0
     for item in prepared {
         var state: DetectorState?
-        let cache = caches.cache(for: item.matchId)
+        let cache = cached ? caches.cache(for: item.matchId) : nil
         for bytes in item.messages {
             do {
                 let decoded = try SnapshotDecoding.decode(bytes, reusing: cache)
@@ -121,6 +122,8 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
     }
     return events
 }
+
+@MainActor func pipelineWithCache() -> Int { pipeline(cached: true) }
 
 /// MatchDetector.process over the already decoded fixtures; returns the events.
 @MainActor func detectOnly() -> Int {
@@ -175,22 +178,7 @@ if onlyFastJSON {
 
 for round in 1...rounds {
     let (detectSeconds, detectEvents, _) = time(detectOnly)
-    let (pipelineSeconds, pipelineEvents, pipelineWall) = time {
-        var events = 0
-        for item in prepared {
-            var state: DetectorState?
-            for bytes in item.messages {
-                do {
-                    let decoded = try SnapshotDecoding.decode(bytes)
-                    let outcome = detector.process(fixture: decoded.fixture, matchId: decoded.matchId,
-                                                   polledAt: decoded.polledAt, state: state)
-                    for event in outcome.events { events += try MessageCodec.encode(event).isEmpty ? 0 : 1 }
-                    state = outcome.state
-                } catch { fail("\(error)") }
-            }
-        }
-        return events
-    }
+    let (pipelineSeconds, pipelineEvents, pipelineWall) = time { pipeline(cached: false) }
     let (cachedSeconds, cachedEvents, cachedWall) = time(pipelineWithCache)
     let (fastSeconds, _, _) = time(decodeWithFastJSON)
     let (foundationSeconds, _, _) = time {
