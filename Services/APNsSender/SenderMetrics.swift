@@ -49,13 +49,8 @@ struct SenderMetrics: Sendable {
             .increment()
     }
 
-    /// Publishes the consumer's per-partition lag as `kafka_consumer_lag{topic,partition}`.
+    /// Publishes the consumer's per-partition lag as `kafka_consumer_lag{topic,partition}` (`ConsumerLagGauge`).
     func record(lag: [KafkaPartitionLag]) {
-        for entry in lag {
-            registry.gauge(
-                "kafka_consumer_lag", help: "Messages the consumer group is behind, per partition",
-                labels: ["topic": entry.topic, "partition": String(entry.partition)]
-            ).set(Double(entry.lag))
-        }
+        ConsumerLagGauge(registry: registry).record(lag)
     }
 }

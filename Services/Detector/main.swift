@@ -31,6 +31,7 @@ await ServiceHost.run(name: "detector", options: options) { context in
         bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
     consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
     consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
+    consumerConfiguration.statisticsInterval = .seconds(5)  // feeds kafka_consumer_lag
     let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"))
     let metrics = DetectorMetrics(registry: context.metrics)
     var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
@@ -40,7 +41,9 @@ await ServiceHost.run(name: "detector", options: options) { context in
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
     let loop = Task { try await DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics).run() }
+    let lag = Task { await ConsumerLagGauge(registry: context.metrics).run(consumers: [consumer], every: .seconds(5)) }
     _ = await context.shutdown.wait()
+    lag.cancel()
     loop.cancel()
     _ = try? await loop.value
     try? await consumer.close()

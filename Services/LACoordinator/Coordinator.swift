@@ -70,13 +70,15 @@ struct Coordinator: Sendable {
         let events = EventLoop(consumer: eventsConsumer, processor: processor, maximumEvents: configuration.coalesceMaximumEvents,
                                drainWait: configuration.coalesceWait, logger: logger, metrics: metrics)
         let tokens = TokenInvalidLoop(consumer: tokenInvalidConsumer, handler: tokenInvalidHandler, logger: logger, metrics: metrics)
-        let lag = LagReporter(consumers: [eventsConsumer, tokenInvalidConsumer], metrics: metrics, interval: configuration.lagInterval)
+        let lag = metrics.lagGauge
+        let lagConsumers = [eventsConsumer, tokenInvalidConsumer]
+        let lagInterval = configuration.lagInterval
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await events.run() }
                 group.addTask { try await tokens.run() }
-                group.addTask { await lag.run() }
+                group.addTask { await lag.run(consumers: lagConsumers, every: lagInterval) }
                 try await group.next()
                 group.cancelAll()
                 try await group.waitForAll()

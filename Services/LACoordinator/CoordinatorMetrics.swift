@@ -1,3 +1,4 @@
+import Kafka
 import Runtime
 
 /// The la-coordinator's metrics (Prometheus names `la_*`).
@@ -48,8 +49,6 @@ struct CoordinatorMetrics: Sendable {
         registry.counter("la_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment()
     }
 
-    func lag(topic: String, partition: Int32, _ value: Int64) {
-        registry.gauge("la_consumer_lag", help: "Messages not yet committed, per partition",
-                       labels: ["topic": topic, "partition": String(partition)]).set(Double(value))
-    }
+    /// The shared `kafka_consumer_lag` gauge on this registry.
+    var lagGauge: ConsumerLagGauge { ConsumerLagGauge(registry: registry) }
 }
