@@ -58,32 +58,34 @@ struct MatchOrchestrator: Sendable {
         var previous: (attempts: Int, updatedAt: Date)?
     }
 
-    /// One pass over every live match.
+    /// One pass over every live match. Candidates are streamed (a cursor, `chunkSize` rows per fetch) and
+    /// started chunk by chunk as they arrive, so memory stays flat however many followers a match has.
     func runOnce() async throws -> Report {
         let now = clock.now()
         var report = Report()
-        var due: [Candidate] = []
-        for candidate in try await candidates(now: now) {
+        var chunk: [Candidate] = []
+        func flush() async throws {
+            guard !chunk.isEmpty else { return }
+            let (started, restarted) = try await startChunk(chunk, now: now)
+            report.started += started
+            report.restarted += restarted
+            chunk.removeAll(keepingCapacity: true)
+        }
+        try await forEachCandidate(now: now) { candidate in
             if let previous = candidate.previous {
                 let restarts = max(0, previous.attempts - 1)
-                guard restarts < settings.maxStartAttempts else { report.exhausted += 1; continue }
+                guard restarts < settings.maxStartAttempts else { report.exhausted += 1; return }
                 let wait = settings.retryBackoff * (1 << min(restarts, 20))
                 // 1 ms slack: PostgreSQL keeps microseconds, so a stored updated_at may round up past `now`.
                 guard now.addingTimeInterval(0.001) >= previous.updatedAt.addingTimeInterval(wait.seconds) else {
                     report.waiting += 1
-                    continue
+                    return
                 }
             }
-            due.append(candidate)
+            chunk.append(candidate)
+            if chunk.count >= settings.chunkSize { try await flush() }
         }
-        var start = 0
-        while start < due.count {
-            let chunk = Array(due[start..<min(due.count, start + settings.chunkSize)])
-            let (started, restarted) = try await startChunk(chunk, now: now)
-            report.started += started
-            report.restarted += restarted
-            start += chunk.count
-        }
+        try await flush()
         if report != Report() {
             logger.info("orchestrator pass", ["started": String(report.started), "restarted": String(report.restarted),
                                               "waiting": String(report.waiting), "exhausted": String(report.exhausted)])
@@ -91,9 +93,11 @@ struct MatchOrchestrator: Sendable {
         return report
     }
 
-    /// Follower devices of live matches that need a push-to-start (or may get a re-start).
-    func candidates(now: Date) async throws -> [Candidate] {
-        let rows = try await database.query(
+    /// Streams the follower devices of live matches that need a push-to-start (or may get a re-start) to `body`.
+    func forEachCandidate(now: Date, _ body: (Candidate) async throws -> Void) async throws {
+        var cards: [String: MatchCard] = [:]
+        var states: [String: UnifiedDisplayState?] = [:]
+        _ = try await database.stream(
             """
             SELECT m.match_id, m.card, am.display_state, d.user_id, d.device_id, d.push_to_start_token, d.apns_env,
                    la.start_attempts, la.updated_at
@@ -104,11 +108,8 @@ struct MatchOrchestrator: Sendable {
             LEFT JOIN active_matches am ON am.match_id = m.match_id
             WHERE m.is_live AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason = 'token_invalid'))
             ORDER BY m.match_id, d.user_id, d.device_id
-            """, [now])
-        var cards: [String: MatchCard] = [:]
-        var states: [String: UnifiedDisplayState?] = [:]
-        var result: [Candidate] = []
-        for row in rows {
+            """, [now], batchSize: settings.chunkSize
+        ) { row in
             let matchId = try row.decode("match_id", as: String.self)
             if cards[matchId] == nil {
                 let card = try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)
@@ -119,14 +120,13 @@ struct MatchOrchestrator: Sendable {
             }
             let attempts = try row.decode("start_attempts", as: Int?.self)
             let updatedAt = try row.decode("updated_at", as: Date?.self)
-            result.append(Candidate(
+            try await body(Candidate(
                 matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
                 token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
                 card: cards[matchId]!, state: states[matchId] ?? nil,
                 previous: attempts.map { ($0, updatedAt ?? .distantPast) }))
         }
-        return result
     }
 
     /// Inserts/updates the rows of `chunk` and produces their jobs in one transaction.

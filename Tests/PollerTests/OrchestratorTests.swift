@@ -27,6 +27,34 @@ import Testing
 
     static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
 
+    /// More candidates than one chunk: they are streamed and started chunk by chunk, each device once.
+    @Test func manyFollowersAreStartedChunkByChunk() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 7)
+        try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
+        for user in 0..<4 {
+            try await Self.follow(database, user: "u\(user)", match: matchId)
+            for device in 0..<3 {
+                try await Self.device(database, user: "u\(user)", device: "d\(device)", pushToStart: Self.token(user * 3 + device))
+            }
+        }
+        var settings = MatchOrchestrator.Settings()
+        settings.chunkSize = 5
+        let clock = ManualWallClock()
+        let orchestrator = Self.orchestrator(database, producer, clock: clock, settings: settings)
+        #expect(try await orchestrator.runOnce().started == 12, "4 users × 3 devices, in chunks of 5, 5 and 2")
+        #expect(try await orchestrator.runOnce() == .init(), "nothing twice")
+        let count = try #require(try await database.query(
+            "SELECT count(*) AS n FROM live_activities WHERE match_id = $1 AND status = 'pending' AND start_attempts = 1",
+            [matchId]).first).decode("n", as: Int.self)
+        #expect(count == 12)
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 12)
+        #expect(Set(jobs.map(\.job.jobId)).count == 12, "one start job per device")
+        try await producer.shutdown()
+    }
+
     @Test func followersOfAnUpcomingMatchGetOneStartJobPerDeviceWhenItGoesLive() async throws {
         let (database, schema) = try await PollerTestSupport.database()
         let producer = try PollerTestSupport.producer()
