@@ -87,6 +87,7 @@ let package = Package(
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay"], path: "Tests/SharedTestSupport"),
+        .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
         tests("RuntimeTests", ["Runtime"]),
         tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
         tests("KafkaTests", ["Kafka", "Runtime"]),
@@ -94,11 +95,11 @@ let package = Package(
         tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
-        tests("LACoordinatorTests", ["LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
+        tests("LACoordinatorTests", ["ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
         tests("FastJSONTests", ["FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),
-        tests("DetectorServiceTests", ["Detector", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
+        tests("DetectorServiceTests", ["SharedTestSupport", "ServerTestSupport", "Detector", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
                                        "Schema", "Runtime"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),

@@ -4,6 +4,7 @@
 # GET /matches/live rate, with p99 latency. Targets: ≥ 5,000 follows/s with p99 ≤ 20 ms.
 # Needs the local stack (PostgreSQL + Kafka). Jobs go to the topic api-bench.push.jobs, not push.jobs.
 # Usage: Benchmarks/api-bench.sh [--duration 15s] [--connections 64] [--threads 2] [--users 200] [--matches 2000] [--debug]
+# The api reads its own settings from the environment (e.g. API_DB_POOL_SIZE=24 API_KAFKA_LINGER_MS=5 to compare).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env
@@ -68,7 +69,7 @@ SQL
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
 "$BIN/sightscreen" dev-keys >/dev/null
 HTTP_PORT="$PORT" AUTH_JWKS_PATH="$DEV_KEYS_DIR/jwks.json" PUSH_JOBS_TOPIC=api-bench.push.jobs LOG_LEVEL=error \
-  API_RATE_LIMIT_PER_MINUTE=0 API_DB_POOL_SIZE="${API_DB_POOL_SIZE:-24}" "$BIN/api" >"$WORK/api.log" 2>&1 &
+  API_RATE_LIMIT_PER_MINUTE=0 "$BIN/api" >"$WORK/api.log" 2>&1 &
 API_PID=$!
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
 

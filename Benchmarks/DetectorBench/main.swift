@@ -5,10 +5,13 @@
 //   - detect: MatchDetector.process on an already decoded fixture (the pure core);
 //   - decode: FastJSONDecoder vs Foundation's JSONDecoder on the message alone (typed straight to the fixture);
 //   - pipeline: SnapshotDecoding.decode (one typed pass; MessageCodec on failure) → process → MessageCodec.encode
-//     of every MatchBusEvent (what the service does per message, minus Kafka and PostgreSQL).
+//     of every MatchBusEvent (what the service does per message, minus Kafka and PostgreSQL);
+//   - pipeline with per-match ball cache: the same with SnapshotReuseCaches (what the detector service runs):
+//     balls whose JSON did not change since the match's previous snapshot are not decoded again.
 //
 //   detector-bench [--data DIR] [--matches 1304076,1322276] [--rounds 3] [--every N] [--only fastjson]
-//   (--every N keeps every Nth snapshot, for profiling under valgrind; --only fastjson times only that decode)
+//   (--every N keeps every Nth snapshot, for profiling under valgrind; --only fastjson times only that decode,
+//   --only cached only the pipeline with the ball cache, --only detect only MatchDetector.process)
 import Contracts
 import CricsheetReplay
 import Cricket
@@ -99,6 +102,58 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
     return balls
 }
 
+/// decode (with one SnapshotReuseCaches, as the service) → process → encode; returns the events produced.
+@MainActor func pipelineWithCache() -> Int {
+    let caches = SnapshotReuseCaches()
+    var events = 0
+    for item in prepared {
+        var state: DetectorState?
+        let cache = caches.cache(for: item.matchId)
+        for bytes in item.messages {
+            do {
+                let decoded = try SnapshotDecoding.decode(bytes, reusing: cache)
+                let outcome = detector.process(fixture: decoded.fixture, matchId: decoded.matchId,
+                                               polledAt: decoded.polledAt, state: state)
+                for event in outcome.events { events += try MessageCodec.encode(event).isEmpty ? 0 : 1 }
+                state = outcome.state
+            } catch { fail("\(error)") }
+        }
+    }
+    return events
+}
+
+/// MatchDetector.process over the already decoded fixtures; returns the events.
+@MainActor func detectOnly() -> Int {
+    var events = 0
+    for item in prepared {
+        var state: DetectorState?
+        for index in item.fixtures.indices {
+            let outcome = detector.process(fixture: item.fixtures[index], matchId: item.matchId,
+                                           polledAt: item.polledAt[index], state: state)
+            events += outcome.events.count
+            state = outcome.state
+        }
+    }
+    return events
+}
+
+if options["only"] == "detect" {
+    for round in 1...rounds {
+        let (seconds, events, _) = time(detectOnly)
+        output(String(format: "round %d: detect %.0f snapshots/s CPU time (%d events)", round, Double(snapshots) / seconds, events))
+    }
+    exit(0)
+}
+
+if options["only"] == "cached" {
+    for round in 1...rounds {
+        let (seconds, events, wall) = time(pipelineWithCache)
+        output(String(format: "round %d: pipeline with per-match ball cache %.0f snapshots/s CPU time (%d events; %.0f/s wall)",
+                      round, Double(snapshots) / seconds, events, Double(snapshots) / wall))
+    }
+    exit(0)
+}
+
 if onlyFastJSON {
     for round in 1...rounds {
         let (parseSeconds, _, _) = time {
@@ -148,6 +203,7 @@ for round in 1...rounds {
         }
         return events
     }
+    let (cachedSeconds, cachedEvents, cachedWall) = time(pipelineWithCache)
     let (fastSeconds, _, _) = time(decodeWithFastJSON)
     let (foundationSeconds, _, _) = time {
         var balls = 0
@@ -162,7 +218,9 @@ for round in 1...rounds {
     let detectRate = Double(snapshots) / detectSeconds
     let pipelineRate = Double(snapshots) / pipelineSeconds
     output(String(format: "round %d (snapshots/s of CPU time): detect %.0f (%d events)  pipeline %.0f (%d events; "
-                  + "%.0f/s wall)  decode alone: FastJSON %.0f, JSONDecoder %.0f",
+                  + "%.0f/s wall)  pipeline with per-match ball cache %.0f (%d events; %.0f/s wall)  "
+                  + "decode alone: FastJSON %.0f, JSONDecoder %.0f",
                   round, detectRate, detectEvents, pipelineRate, pipelineEvents, Double(snapshots) / pipelineWall,
+                  Double(snapshots) / cachedSeconds, cachedEvents, Double(snapshots) / cachedWall,
                   Double(snapshots) / fastSeconds, Double(snapshots) / foundationSeconds))
 }

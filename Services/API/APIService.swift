@@ -39,7 +39,9 @@ struct APIService: Sendable {
         devices = DeviceStore(database: database)
         factory = PushJobFactory(shards: configuration.pushShards, attributesType: configuration.attributesType)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
-        let verifier = try JWTVerifier(keySet: configuration.keySet, configuration: configuration.verifier, clock: clock)
+        let verifier = try JWTVerifier(
+            keySet: configuration.keySet, configuration: configuration.verifier, clock: clock,
+            cacheCapacity: configuration.tokenCacheSize)
         authenticator = Authenticator(
             verifier: verifier,
             limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,

@@ -32,6 +32,9 @@ struct SnapshotHandler: Sendable {
     let metrics: DetectorMetrics
     /// Where unreadable messages are parked (nil: only counted and skipped, as in unit tests).
     var deadLetters: DeadLetterPublisher? = nil
+    /// Decoded balls of each match's last snapshot, reused when the next snapshot repeats them byte for byte
+    /// (keyed by the message key, the matchId; a match's cache is dropped when it ends).
+    var reuseCaches = SnapshotReuseCaches()
 
     /// What became of a message.
     enum Result: Equatable {
@@ -44,7 +47,7 @@ struct SnapshotHandler: Sendable {
     func handle(_ bytes: [UInt8], key: String?, source: KafkaMessage? = nil) async throws -> Result {
         let decoded: SnapshotDecoding.Decoded
         do {
-            decoded = try SnapshotDecoding.decode(bytes)
+            decoded = try SnapshotDecoding.decode(bytes, reusing: key.map { reuseCaches.cache(for: $0) })
         } catch {
             if let deadLetters, let source {
                 try await deadLetters.publish(source, kind: error.kind, error: error.description)
@@ -67,6 +70,7 @@ struct SnapshotHandler: Sendable {
             metrics.corrections(outcome.correctedBallIds.count)
         }
         metrics.snapshot(outcome.disposition.rawValue)
+        if outcome.state.phase == .ended, let key { reuseCaches.forget(key) }
         guard outcome.disposition == .accepted else {
             return .processed(disposition: outcome.disposition, events: 0)
         }

@@ -13,6 +13,10 @@ let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "detector") { try ServiceOptions(environment, defaultPort: 8082) }
 let infrastructure = ServiceHost.loadConfiguration(service: "detector") { try InfrastructureOptions(environment) }
 let groupId = environment.string("DETECTOR_GROUP_ID", default: "detector")
+/// Matches whose last decoded snapshot is kept for reuse (≈ 0.3 MB per T20 match, a few MB for a Test).
+let decodeCacheMatches = ServiceHost.loadConfiguration(service: "detector") {
+    try environment.int("DETECTOR_DECODE_CACHE_MATCHES", default: 32, in: 1...10_000)
+}
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
 await ServiceHost.run(name: "detector", options: options) { context in
@@ -31,6 +35,7 @@ await ServiceHost.run(name: "detector", options: options) { context in
     let metrics = DetectorMetrics(registry: context.metrics)
     var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
                                   publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
+    handler.reuseCaches = SnapshotReuseCaches(capacity: decodeCacheMatches)
     handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])

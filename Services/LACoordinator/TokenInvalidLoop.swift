@@ -13,24 +13,12 @@ struct TokenInvalidLoop: Sendable {
 
     /// Runs until the task is cancelled or the consumer is closed.
     func run() async throws {
-        while !Task.isCancelled {
-            guard let message = try await consumer.poll(timeout: .milliseconds(250)) else { continue }
-            var backoff: Duration = .milliseconds(100)
-            while true {
-                do {
-                    _ = try await handler.handle(message.value, source: message)
-                    try await consumer.commit(message)
-                    break
-                } catch is CancellationError {
-                    return
-                } catch {
-                    metrics.failure("token_invalid")
-                    logger.error("token-invalid failed, retrying: \(error)",
-                                 ["event": "retry", "partition": String(message.partition), "offset": String(message.offset)])
-                    try await Task.sleep(for: backoff)
-                    backoff = min(backoff * 2, maximumBackoff)
-                }
-            }
-        }
+        try await CommitAfterHandleLoop(consumer: consumer, maximumBackoff: maximumBackoff).run(failed: { error, message in
+            metrics.failure("token_invalid")
+            logger.error("token-invalid failed, retrying: \(error)",
+                         ["event": "retry", "partition": String(message.partition), "offset": String(message.offset)])
+        }, handle: { message in
+            _ = try await handler.handle(message.value, source: message)
+        })
     }
 }

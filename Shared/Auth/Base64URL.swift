@@ -10,21 +10,39 @@ enum Base64URL {
     }
 
     /// Nil for characters outside the base64url alphabet or an impossible length.
+    ///
+    /// Decodes the bytes directly (no Foundation string rewriting): it runs for every part of every
+    /// token that is not in the verifier's cache. Only the canonical encoding is accepted: non-zero
+    /// unused bits in the last character make it nil (so no two texts decode to the same bytes).
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ isAlphabet($0) }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let remainder = base64.utf8.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64).map { Array($0) }
+        let count = text.utf8.count
+        guard count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in text.utf8 {
+            guard let value = sextet(byte) else { return nil }
+            accumulator = (accumulator << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        guard accumulator == 0 else { return nil }
+        return output
     }
 
-    private static func isAlphabet(_ byte: UInt8) -> Bool {
+    private static func sextet(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
         }
     }
 }

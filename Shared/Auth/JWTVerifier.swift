@@ -8,16 +8,23 @@ import Runtime
 /// used), `kid` present in the key set, the RSA signature, then the claims: `exp` (required) and `nbf`
 /// against the injected clock with a small leeway, `iss`, `token_use`, the client id (`client_id` for
 /// access tokens, `aud` for id tokens) and a non-empty `sub`.
+///
+/// With a token cache (`cacheCapacity` > 0), a token that passed every check is remembered by its
+/// exact text; presenting it again skips the parsing and the RSA verification but still checks
+/// `exp` and `nbf` against the clock (an expired cached token gets the full path and its error).
 public final class JWTVerifier: Sendable {
     public let configuration: JWTVerifierConfiguration
     private let keys: [String: EVPKey]
     private let clock: any WallClock
+    private let cache: VerifiedTokenCache?
 
     /// Builds the RSA keys of `keySet` (non-RSA keys are skipped; a broken RSA key is an error).
+    /// - Parameter cacheCapacity: most verified tokens remembered (0, the default, turns the cache off).
     /// - Throws: `AuthError.invalidKey` when an RSA key cannot be built or the set has no usable key.
-    public init(keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock())
-        throws(AuthError)
-    {
+    public init(
+        keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock(),
+        cacheCapacity: Int = 0
+    ) throws(AuthError) {
         var keys: [String: EVPKey] = [:]
         for jwk in keySet.keys where jwk.kty == "RSA" {
             if let alg = jwk.alg, alg != "RS256" { continue }
@@ -31,6 +38,7 @@ public final class JWTVerifier: Sendable {
         self.keys = keys
         self.configuration = configuration
         self.clock = clock
+        self.cache = cacheCapacity > 0 ? VerifiedTokenCache(capacity: cacheCapacity) : nil
     }
 
     /// The key ids this verifier accepts.
@@ -40,6 +48,9 @@ public final class JWTVerifier: Sendable {
     /// - Throws: `AuthError` saying what was wrong (never echoing the token).
     public func verify(_ token: String) throws(AuthError) -> AuthenticatedUser {
         guard token.utf8.count <= configuration.maximumTokenBytes else { throw .malformed("token too long") }
+        if let cache, let entry = cache.lookup(token, now: currentSecond(), leeway: configuration.leewaySeconds) {
+            return entry.user
+        }
         let parts = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("expected three dot-separated parts") }
         guard let headerBytes = Base64URL.decode(parts[0]),
@@ -53,19 +64,26 @@ public final class JWTVerifier: Sendable {
         guard let payloadBytes = Base64URL.decode(parts[1]),
             let claims = try? JSONDecoder().decode(JWTClaims.self, from: Data(payloadBytes))
         else { throw .malformed("payload is not base64url JSON") }
-        return try check(claims)
+        let now = currentSecond()
+        let user = try check(claims, now: now)
+        cache?.store(token, .init(user: user, notBefore: claims.nbf), now: now, leeway: configuration.leewaySeconds)
+        return user
     }
 
     /// Verifies an `Authorization` header value ("Bearer <token>", scheme case-insensitive).
     public func verify(authorizationHeader: String?) throws(AuthError) -> AuthenticatedUser {
-        guard let value = authorizationHeader?.trimmingCharacters(in: .whitespaces), value.count > 7,
-            value.prefix(7).lowercased() == "bearer "
-        else { throw .missingToken }
-        return try verify(String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        guard let token = BearerToken.extract(authorizationHeader) else { throw .missingToken }
+        return try verify(token)
     }
 
-    private func check(_ claims: JWTClaims) throws(AuthError) -> AuthenticatedUser {
-        let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
+    /// Tokens currently in the cache (0 without one).
+    public var cachedTokenCount: Int { cache?.count ?? 0 }
+
+    private func currentSecond() -> Int64 {
+        Int64(clock.now().timeIntervalSince1970.rounded(.down))
+    }
+
+    private func check(_ claims: JWTClaims, now: Int64) throws(AuthError) -> AuthenticatedUser {
         let leeway = configuration.leewaySeconds
         guard let exp = claims.exp else { throw .missingClaim("exp") }
         guard now <= exp + leeway else { throw .expired(exp: exp) }

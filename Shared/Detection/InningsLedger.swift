@@ -69,8 +69,8 @@ public struct InningsLedger: Sendable {
     /// The batter given out on `ball`: `batsmanout_id` when it is one of the two batters, else the striker.
     static func dismissedBatter(_ ball: SportMonksBall) -> Int {
         guard let out = ball.batsmanoutId else { return ball.batsmanId }
-        let candidates = [ball.batsmanId, ball.batsmanOneOnCreezeId, ball.batsmanTwoOnCreezeId].compactMap { $0 }
-        return candidates.contains(out) ? out : ball.batsmanId
+        let atCrease = out == ball.batsmanId || out == ball.batsmanOneOnCreezeId || out == ball.batsmanTwoOnCreezeId
+        return atCrease ? out : ball.batsmanId
     }
 
     /// Adds one delivery and returns the lines it changed, before and after.
@@ -82,9 +82,10 @@ public struct InningsLedger: Sendable {
 
         // Make sure both batters exist in arrival order (striker first when both are new).
         _ = batter(ball.batsmanId)
-        if let other = [ball.batsmanOneOnCreezeId, ball.batsmanTwoOnCreezeId].compactMap({ $0 })
-            .first(where: { $0 != ball.batsmanId }) {
-            _ = batter(other)
+        if let one = ball.batsmanOneOnCreezeId, one != ball.batsmanId {
+            _ = batter(one)
+        } else if let two = ball.batsmanTwoOnCreezeId, two != ball.batsmanId {
+            _ = batter(two)
         }
         let strikerBefore = batter(ball.batsmanId)
         var striker = strikerBefore

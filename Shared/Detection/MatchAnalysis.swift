@@ -30,17 +30,22 @@ public struct MatchAnalysis: Sendable {
         }
         var streaks: [Int: Int] = [:]
         var moments: [BallMoment] = []
-        for (index, ball) in sorted.enumerated() {
-            let number = InningsLedger.number(of: ball.scoreboard)
-            var ledger = ledgers[number] ?? InningsLedger(scoreboard: ball.scoreboard, number: number, teamId: ball.teamId)
-            let facts = BallFacts(ball.score)
-            let lines = ledger.add(ball, facts: facts, index: index)
-            ledgers[number] = ledger
-            let streak = facts.bowlerWicket ? (streaks[ball.bowlerId] ?? 0) + 1 : 0
-            streaks[ball.bowlerId] = streak
-            if ball.id > watermark {
-                moments.append(BallMoment(index: index, ball: ball, facts: facts, lines: lines, bowlerStreak: streak,
-                                          totalsAfter: ledger.totals))
+        // Indexed, not `for ball in`: a ball holds many strings, and copying each one out costs more than the
+        // tallying (this loop runs over every ball of every snapshot).
+        for index in sorted.indices {
+            let number = InningsLedger.number(of: sorted[index].scoreboard)
+            let facts = BallFacts(sorted[index].score)
+            // Mutated in place through the subscript: copying the ledger out and back would copy its tallies
+            // and ball list on every delivery.
+            let lines = ledgers[number, default: InningsLedger(scoreboard: sorted[index].scoreboard, number: number,
+                                                               teamId: sorted[index].teamId)]
+                .add(sorted[index], facts: facts, index: index)
+            let bowlerId = sorted[index].bowlerId
+            let streak = facts.bowlerWicket ? (streaks[bowlerId] ?? 0) + 1 : 0
+            streaks[bowlerId] = streak
+            if sorted[index].id > watermark, let totals = ledgers[number]?.totals {
+                moments.append(BallMoment(index: index, ball: sorted[index], facts: facts, lines: lines,
+                                          bowlerStreak: streak, totalsAfter: totals))
             }
         }
         innings = ledgers.values.sorted { $0.number < $1.number }

@@ -10,9 +10,11 @@ public struct PlayerDirectory: Sendable {
     /// Collects every player the fixture names.
     public init(fixture: SportMonksFixture) {
         for player in fixture.lineup ?? [] { add(player) }
-        for ball in fixture.balls ?? [] {
-            if let batsman = ball.batsman, full[batsman.id] == nil { add(batsman) }
-            if let bowler = ball.bowler, full[bowler.id] == nil { add(bowler) }
+        guard let balls = fixture.balls else { return }
+        // Ids first: copying a ball's players out only for the few not seen yet.
+        for index in balls.indices {
+            if let id = balls[index].batsman?.id, full[id] == nil, let batsman = balls[index].batsman { add(batsman) }
+            if let id = balls[index].bowler?.id, full[id] == nil, let bowler = balls[index].bowler { add(bowler) }
         }
     }
 

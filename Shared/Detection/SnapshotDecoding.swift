@@ -41,7 +41,7 @@ public enum SnapshotDecoding {
         public var fixture: SportMonksFixture
     }
 
-    struct Typed: Decodable {
+    struct Typed: Decodable, Sendable {
         var schema: Int
         var matchId: String
         var polledAt: Int64
@@ -53,10 +53,17 @@ public enum SnapshotDecoding {
     }
 
     /// Decodes one message's bytes.
-    public static func decode(_ bytes: [UInt8]) throws(SnapshotDecodeError) -> Decoded {
+    /// - Parameter reusing: when given, balls whose JSON is unchanged since the last message decoded with the
+    ///   same cache are taken from it instead of decoded again (use one cache per match: `SnapshotReuseCaches`).
+    ///   The result is the same either way.
+    public static func decode(_ bytes: [UInt8], reusing cache: FastJSONReuseCache? = nil) throws(SnapshotDecodeError) -> Decoded {
         if bytes.count <= MessageCodec.maximumMessageBytes {
-            if let typed = try? FastJSONDecoder().decode(Typed.self, from: bytes),
-               typed.schema == FixtureSnapshot.currentSchema {
+            let fast: Typed? = if let cache {
+                try? FastJSONDecoder().decode(Typed.self, from: bytes, reusing: cache)
+            } else {
+                try? FastJSONDecoder().decode(Typed.self, from: bytes)
+            }
+            if let typed = fast, typed.schema == FixtureSnapshot.currentSchema {
                 return Decoded(matchId: typed.matchId, polledAt: typed.polledAt, fixture: typed.fixture)
             }
             if let typed = try? JSONDecoder().decode(Typed.self, from: Data(bytes)),

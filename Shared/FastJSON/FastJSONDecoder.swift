@@ -24,6 +24,18 @@ public struct FastJSONDecoder: Sendable {
         return try TapeDecoder(tape: tape, index: 0, userInfo: [:]).decode(T.self, at: 0)
     }
 
+    /// Decodes a `T` from `bytes`, taking array elements of the types `cache` remembers from it when their
+    /// text is unchanged (see `FastJSONReuseCache`). The result equals `decode(_:from:)`'s.
+    public func decode<T: Decodable & Sendable>(_ type: T.Type, from bytes: [UInt8], reusing cache: FastJSONReuseCache) throws -> T {
+        let tape = try bytes.withUnsafeBufferPointer { buffer in try parse(buffer) }
+        return try cache.storage.withLock { storage throws -> T in
+            try withUnsafeMutablePointer(to: &storage) { pointer in
+                try TapeDecoder(tape: tape, index: 0, userInfo: [:], reuse: pointer, maximumSlots: cache.maximumSlots)
+                    .decode(T.self, at: 0)
+            }
+        }
+    }
+
     /// Checks that `bytes` are one well-formed JSON document.
     /// - Throws: `FastJSONError` with the byte offset of the first problem.
     public func validate(_ bytes: [UInt8]) throws(FastJSONError) {

@@ -48,6 +48,25 @@ struct TapeView {
         return UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end))
     }
 
+    /// The byte offset where the value at `index` begins (for an object, its first key's opening quote), or nil
+    /// for an empty object (whose offset the tape does not keep).
+    @inline(__always) func byteStart(_ index: Int) -> Int? {
+        let entry = entries[index]
+        switch entry.kind {
+        case .string: return Int(entry.start) - 1
+        case .object: return entry.count > 0 ? Int(entries[index + 1].start) - 1 : nil
+        default: return Int(entry.start)
+        }
+    }
+
+    /// The bytes from the start of the value at `index` to the start of whatever the tape holds next: the
+    /// value's whole text plus the separators after it. Two values whose ranges hold the same bytes are the
+    /// same JSON. Nil when a bound is an empty object.
+    @inline(__always) func textRange(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let start = byteStart(index), let end = byteStart(skip(index)) else { return nil }
+        return UnsafeBufferPointer(start: base + start, count: end - start)
+    }
+
     /// The decoded text of a string entry (validated while parsing, so this cannot fail).
     func string(_ index: Int) -> String {
         let raw = span(index)

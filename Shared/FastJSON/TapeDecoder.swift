@@ -11,11 +11,17 @@ final class TapeDecoder: Decoder {
     /// Per key (hash and key type), the member position where it was last found; see `TapeKeyedContainer.find`.
     let cache: UnsafeMutablePointer<UInt32>
     static let cacheSize = 1024
+    /// Remembered array elements (`FastJSONReuseCache`), locked by the caller for the whole decode.
+    let reuse: UnsafeMutablePointer<ReuseStorage>?
+    let maximumSlots: Int
     /// When set, the coding path reported instead of the tape's (super decoders over an absent key).
     private let pathOverride: [any CodingKey]?
 
-    init(tape: JSONTape, index: Int, userInfo: [CodingUserInfoKey: Any], pathOverride: [any CodingKey]? = nil) {
+    init(tape: JSONTape, index: Int, userInfo: [CodingUserInfoKey: Any], pathOverride: [any CodingKey]? = nil,
+         reuse: UnsafeMutablePointer<ReuseStorage>? = nil, maximumSlots: Int = 0) {
         self.tape = tape
+        self.reuse = reuse
+        self.maximumSlots = maximumSlots
         self.view = tape.view
         self.userInfo = userInfo
         self.state = .allocate(capacity: 1)
@@ -88,6 +94,22 @@ final class TapeDecoder: Decoder {
         state.pointee = index
         defer { state.pointee = saved }
         return try T(from: self)
+    }
+
+    /// Decodes the array element at `index` (position `position` in its array), through the reuse cache when
+    /// one is set and `T` is registered in it.
+    @inline(__always)
+    func decodeElement<T: Decodable>(_ type: T.Type, at index: Int, position: Int) throws -> T {
+        guard let reuse, position < maximumSlots, let typeIndex = reuse.pointee.typeIndex(T.self),
+              let text = view.textRange(index) else {
+            return try decode(T.self, at: index)
+        }
+        if let value = reuse.pointee.value(T.self, typeIndex: typeIndex, position: position, matching: text) {
+            return value
+        }
+        let value = try decode(T.self, at: index)
+        reuse.pointee.remember(value, typeIndex: typeIndex, position: position, bytes: text)
+        return value
     }
 
     /// The error for a value of the wrong type at `index`, with this decoder's path.

@@ -56,7 +56,8 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: Float.Type) throws -> Float { try next { [decoder] in try decoder.view.decodeFloat(at: $0) } }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try next { [decoder] in try decoder.decode(T.self, at: $0) }
+        let position = currentIndex
+        return try next { [decoder] in try decoder.decodeElement(T.self, at: $0, position: position) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws

@@ -4,6 +4,7 @@ import Detection
 import Foundation
 import Kafka
 import Runtime
+import ServerTestSupport
 import Testing
 @testable import Detector
 
@@ -67,17 +68,11 @@ struct DetectorDeadLetterTests {
     }
 
     static func readDeadLetters(_ count: Int, topic: String) async throws -> [DeadLetterRecord] {
-        let reader = try ServiceTestSupport.consumer(topic: topic, group: ServiceTestSupport.unique("dl-reader"))
-        var records: [DeadLetterRecord] = []
-        let deadline = ContinuousClock.now + .seconds(60)
-        while records.count < count, ContinuousClock.now < deadline {
-            if let message = try await reader.poll(timeout: .milliseconds(200)) {
-                let record = try MessageCodec.decode(DeadLetterRecord.self, from: message.value)
-                #expect(message.keyString == record.recordKey)
-                records.append(record)
-            }
+        let records = try await TestServers.read(count, from: topic, logger: ServiceTestSupport.quiet) { message in
+            let record = try MessageCodec.decode(DeadLetterRecord.self, from: message.value)
+            #expect(message.keyString == record.recordKey)
+            return record
         }
-        try await reader.close()
         #expect(records.count == count, "read \(records.count) of \(count) dead-letter records")
         return records
     }

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Contracts
 import CricsheetReplay
 import Cricket
@@ -25,9 +26,7 @@ final class RecordingPublisher: MatchEventPublisher {
 @Suite("Detector service wiring (PostgreSQL, Kafka)", .serialized)
 struct DetectorServiceTests {
     static func snapshots(matchId: Int, count: Int) throws -> [[UInt8]] {
-        let url = URL(fileURLWithPath: ProcessInfo.processInfo.environment["CRICSHEET_DIR"] ?? "/work/shared/data/cricsheet")
-            .appendingPathComponent("\(matchId).json")
-        let match = try CricsheetMatch.load(contentsOf: url)
+        let match = try DataDirectory.match(matchId)
         let builder = SportMonksFixtureBuilder(match: match)
         return try match.replayTimeline().prefix(count).enumerated().map { index, position in
             let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(builder.fixture(at: position)))

@@ -6,7 +6,7 @@ import Testing
 struct KafkaLibraryTests {
     @Test func versionCheckPassesWithTheVendoredLibrary() throws {
         let version = KafkaLibrary.version
-        #expect(version.number >= 0x0203_0000, "loaded librdkafka \(version.string); export LD_LIBRARY_PATH=/work/main/.local/lib")
+        #expect(version.number >= 0x0203_0000, "loaded librdkafka \(version.string); run scripts/setup, then source scripts/env (it puts .local/lib first on LD_LIBRARY_PATH)")
         #expect(version.string.split(separator: ".").count >= 3)
         try KafkaLibrary.requireMinimumVersion()
     }

@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import Postgres
 import Runtime
+import ServerTestSupport
 import Testing
 @testable import LACoordinator
 
@@ -101,17 +102,11 @@ struct CoordinatorDeadLetterTests {
     }
 
     static func readDeadLetters(_ count: Int, topic: String) async throws -> [DeadLetterRecord] {
-        let reader = try TestSupport.consumer(topic: topic, group: TestSupport.unique("dl-reader"))
-        var records: [DeadLetterRecord] = []
-        let deadline = ContinuousClock.now + .seconds(60)
-        while records.count < count, ContinuousClock.now < deadline {
-            if let message = try await reader.poll(timeout: .milliseconds(200)) {
-                let record = try MessageCodec.decode(DeadLetterRecord.self, from: message.value)
-                #expect(message.keyString == record.recordKey)
-                records.append(record)
-            }
+        let records = try await TestServers.read(count, from: topic, logger: TestSupport.quiet) { message in
+            let record = try MessageCodec.decode(DeadLetterRecord.self, from: message.value)
+            #expect(message.keyString == record.recordKey)
+            return record
         }
-        try await reader.close()
         #expect(records.count == count, "read \(records.count) of \(count) dead-letter records")
         return records
     }

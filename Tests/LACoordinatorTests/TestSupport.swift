@@ -5,66 +5,35 @@ import Kafka
 import Postgres
 import Runtime
 import Schema
+import ServerTestSupport
 @testable import LACoordinator
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-}
+typealias TestFailure = TestEnvironmentFailure
 
-/// Real servers for the la-coordinator tests: a fresh schema per test, unique topics and groups.
+/// Real servers for the la-coordinator tests (`TestServers`): a fresh schema per test, unique topics and groups.
 enum TestSupport {
-    static let databaseURL = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen"
-    static let brokers = ProcessInfo.processInfo.environment["KAFKA_BROKERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:19092"
-    static let quiet = Logger(label: "la-coordinator-tests", minimumLevel: .error, sink: LogSink { _ in })
+    static let databaseURL = TestServers.databaseURL
+    static let brokers = TestServers.brokers
+    static let quiet = TestServers.quietLogger("la-coordinator-tests")
 
-    static func unique(_ prefix: String) -> String { "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())" }
+    static func unique(_ prefix: String) -> String { TestServers.unique(prefix) }
 
     /// A client on a new schema with every migration applied.
     static func database() async throws -> PostgresClient {
-        let schema = unique("lacoord")
-        do {
-            let admin = PostgresClient(configuration: try PostgresConfiguration(url: databaseURL), logger: quiet)
-            try await admin.execute("CREATE SCHEMA \(schema)")
-            await admin.shutdown()
-        } catch {
-            throw TestFailure(description: "PostgreSQL not reachable at \(databaseURL): start it with scripts/stack servers (\(error))")
-        }
-        var configuration = try PostgresConfiguration(url: databaseURL)
-        configuration.searchPath = [schema]
-        configuration.maxConnections = 3
-        let client = PostgresClient(configuration: configuration, logger: quiet)
-        _ = try await PostgresMigrator(client, logger: quiet).apply(SightscreenMigrations.all)
-        return client
+        try await TestServers.database(schemaPrefix: "lacoord", logger: quiet)
     }
 
     /// Checks the broker and creates a fresh topic.
     static func topic(_ prefix: String, partitions: Int32 = 4) async throws -> String {
-        try KafkaLibrary.requireMinimumVersion()
-        let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "la-coordinator-tests"),
-                                   logger: quiet)
-        do {
-            _ = try await admin.listTopics(timeout: .seconds(3))
-        } catch {
-            throw TestFailure(description: "Kafka broker not reachable at \(brokers): start it with scripts/stack servers (\(error))")
-        }
-        let name = unique(prefix).replacingOccurrences(of: "_", with: "-")
-        try await admin.createTopics([KafkaTopicSpec(name: name, partitions: partitions)], timeout: .seconds(10))
-        return name
+        try await TestServers.topic(prefix, partitions: partitions, logger: quiet)
     }
 
     static func producer() throws -> KafkaProducer {
-        var configuration = KafkaProducerConfiguration(bootstrapServers: brokers, clientId: unique("la-test-producer"))
-        configuration.messageTimeout = .seconds(30)
-        return try KafkaProducer(configuration: configuration, logger: quiet)
+        try TestServers.producer(clientPrefix: "la-test-producer", messageTimeout: .seconds(30), logger: quiet)
     }
 
     static func consumer(topic: String, group: String) throws -> KafkaConsumer {
-        var configuration = KafkaConsumerConfiguration(bootstrapServers: brokers, clientId: unique("la-test"), groupId: group, topics: [topic])
-        configuration.sessionTimeout = .milliseconds(6000)
-        configuration.heartbeatInterval = .milliseconds(500)
-        configuration.autoOffsetReset = .earliest
-        return try KafkaConsumer(configuration: configuration, logger: quiet)
+        try TestServers.consumer(topic: topic, group: group, clientPrefix: "la-test", logger: quiet)
     }
 
     /// A job read back from Kafka with its key.

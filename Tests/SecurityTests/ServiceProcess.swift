@@ -50,7 +50,7 @@ final class ServiceProcess: @unchecked Sendable {
     init(_ executable: String, arguments: [String] = [], environment: [String: String], directory: URL) throws {
         name = executable
         logFile = directory.appendingPathComponent("\(executable).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
         process = Process()
         process.executableURL = try Self.binDirectory().appendingPathComponent(executable)

@@ -8,6 +8,8 @@ struct FollowStore: Sendable {
     let database: PostgresClient
     let matches: MatchStore
     let policy: FollowPolicy
+    /// Decoded display states of the follow answers and start payloads.
+    let displayStates = DisplayStateCache()
 
     /// What a follow wrote.
     struct FollowOutcome: Sendable {
@@ -23,47 +25,30 @@ struct FollowStore: Sendable {
     /// A row enters (or re-enters) PENDING, and so gets a start job, when it is new, when it had ended,
     /// or when it is still PENDING but its last start is older than `policy.startResendAfter` and
     /// fewer than `policy.maximumStartAttempts` were made. ACTIVE rows are never touched.
+    ///
+    /// One statement, one round trip (`FollowStatement`): it reads the match, upserts the follow and,
+    /// for a live match, the PENDING rows; as a single statement it is its own transaction.
     func follow(userId: String, matchId: String, now: Date) async throws -> FollowOutcome? {
-        try await database.withTransaction { connection in
-            guard let match = try await matches.info(matchId: matchId, on: connection) else { return nil }
-            let expires = policy.followExpiry(startsAt: match.startsAt, now: now)
-            let rows = try await connection.query(
-                """
-                INSERT INTO match_follows (user_id, match_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (user_id, match_id) DO UPDATE SET expires_at = GREATEST(match_follows.expires_at, EXCLUDED.expires_at)
-                RETURNING expires_at
-                """, [userId, matchId, now, expires], prepared: true)
-            let expiresAt = try rows.first?.decode("expires_at", as: Date?.self) ?? expires
-            guard match.isLive else { return FollowOutcome(match: match, expiresAt: expiresAt, starts: []) }
-            let started = try await connection.query(
-                """
-                WITH devs AS (
-                    SELECT device_id, push_to_start_token, apns_env FROM devices
-                    WHERE user_id = $1 AND push_to_start_token IS NOT NULL
-                ), up AS (
-                    INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at, expires_at)
-                    SELECT $2, $1, device_id, 'pending', 1, $3, $3, $4 FROM devs
-                    ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-                        status = 'pending', end_reason = NULL, update_token = NULL,
-                        start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at
-                    WHERE live_activities.status = 'ended'
-                       OR (live_activities.status = 'pending' AND live_activities.updated_at <= $5
-                           AND live_activities.start_attempts < $6)
-                    RETURNING device_id, start_attempts
-                )
-                SELECT up.device_id, up.start_attempts, devs.push_to_start_token, devs.apns_env
-                FROM up JOIN devs ON devs.device_id = up.device_id ORDER BY up.device_id
-                """,
-                [userId, matchId, now, expiresAt, now.addingTimeInterval(-policy.startResendAfter), policy.maximumStartAttempts],
-                prepared: true)
-            let starts = try started.map { row in
-                PushJobFactory.Target(
-                    userId: userId, deviceId: try row.decode("device_id"), token: try row.decode("push_to_start_token"),
-                    env: APNsEnvironment(rawValue: try row.decode("apns_env")) ?? .production,
-                    discriminator: String(try row.decode("start_attempts", as: Int.self)))
-            }
-            return FollowOutcome(match: match, expiresAt: expiresAt, starts: starts)
+        let rows = try await database.query(
+            FollowStatement.sql,
+            [userId, matchId, now, policy.maximumMatchDuration, policy.retentionAfterEnd,
+             now.addingTimeInterval(-policy.startResendAfter), policy.maximumStartAttempts],
+            prepared: true)
+        guard let first = rows.first else { return nil }
+        let match = MatchStore.MatchInfo(
+            isLive: try first.decode("is_live"), startsAt: try first.decode("starts_at", as: Date?.self),
+            card: MatchStore.card(try first.decode("card", as: String?.self)),
+            displayState: displayStates.state(try first.decode("display_state", as: String?.self)),
+            seq: try first.decode("seq"))
+        var starts: [PushJobFactory.Target] = []
+        for row in rows {
+            guard let deviceId = try row.decode("device_id", as: String?.self) else { continue }
+            starts.append(PushJobFactory.Target(
+                userId: userId, deviceId: deviceId, token: try row.decode("push_to_start_token"),
+                env: APNsEnvironment(rawValue: try row.decode("apns_env")) ?? .production,
+                discriminator: String(try row.decode("start_attempts", as: Int.self))))
         }
+        return FollowOutcome(match: match, expiresAt: try first.decode("expires_at"), starts: starts)
     }
 
     /// Makes the rows of a failed start publish eligible for an immediate resend on the next follow.

@@ -11,29 +11,11 @@ struct MatchStore: Sendable {
     struct MatchInfo: Sendable {
         var isLive: Bool
         var startsAt: Date?
+        /// The schedule card (a follow reads it only when there is no display state: it is then the
+        /// fallback of the start payload).
         var card: MatchCard?
         var displayState: UnifiedDisplayState?
         var seq: Int64
-    }
-
-    /// The match, or nil when the schedule does not know it.
-    func info(matchId: String, on connection: PostgresConnection? = nil) async throws -> MatchInfo? {
-        let sql = """
-            SELECT m.is_live, m.starts_at, m.card::text AS card, a.display_state::text AS display_state, COALESCE(a.seq, 0) AS seq
-            FROM matches m LEFT JOIN active_matches a ON a.match_id = m.match_id WHERE m.match_id = $1
-            """
-        let rows: PostgresRows
-        if let connection {
-            rows = try await connection.query(sql, [matchId], prepared: true)
-        } else {
-            rows = try await database.query(sql, [matchId], prepared: true)
-        }
-        guard let row = rows.first else { return nil }
-        return MatchInfo(
-            isLive: try row.decode("is_live"), startsAt: try row.decode("starts_at", as: Date?.self),
-            card: Self.card(try row.decode("card", as: String?.self)),
-            displayState: Self.displayState(try row.decode("display_state", as: String?.self)),
-            seq: try row.decode("seq"))
     }
 
     /// The display state and seq of a match (nil state when the detector has none).

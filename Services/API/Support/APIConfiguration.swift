@@ -14,9 +14,10 @@ import ServiceKit
 /// | `AUTH_CLIENT_ID` | `sightscreen-ios-dev` | `client_id` (access) / `aud` (id tokens) |
 /// | `AUTH_TOKEN_USES` | `access` | accepted `token_use` values, comma-separated (`access,id`) |
 /// | `AUTH_LEEWAY_SECONDS` | 30 | clock skew allowed on exp/nbf |
+/// | `AUTH_TOKEN_CACHE_SIZE` | 10000 | verified tokens remembered (skips the RSA check on a repeated token; exp/nbf still checked; 0 = off) |
 /// | `PUSH_SHARDS` | 64 (PushSharding.defaultShards) | shard count of the push.jobs key "matchId:shard" |
 /// | `PUSH_JOBS_TOPIC` | `push.jobs` | where jobs go (override only to isolate benchmarks) |
-/// | `API_DB_POOL_SIZE` | 16 | PostgreSQL connections |
+/// | `API_DB_POOL_SIZE` | 4 × cores (≥ 8) | PostgreSQL connections (a follow is one statement; more connections than this only add context switches) |
 /// | `API_KAFKA_LINGER_MS` | 2 | producer linger |
 /// | `API_START_RESEND_SECONDS` | 60 | a repeated follow re-sends push-to-start to a PENDING row older than this |
 /// | `API_MAX_START_ATTEMPTS` | 5 | …at most this many starts per row through repeated follows |
@@ -33,9 +34,10 @@ struct APIConfiguration: Sendable {
     var infrastructure: InfrastructureOptions
     var keySet: JSONWebKeySet
     var verifier: JWTVerifierConfiguration
+    var tokenCacheSize: Int = 10_000
     var pushShards: Int = PushSharding.defaultShards
     var pushJobsTopic: String = "push.jobs"
-    var databasePoolSize: Int = 16
+    var databasePoolSize: Int = APIConfiguration.defaultPoolSize
     var kafkaLinger: Duration = .milliseconds(2)
     var policy = FollowPolicy()
     var rateLimitPerMinute: Int = 1200
@@ -44,6 +46,10 @@ struct APIConfiguration: Sendable {
     var attributesType: String = "MatchActivityAttributes"
     var replayAdminURL: String?
     var replayAdminToken: String = "admin-token"
+
+    /// 4 connections per core, at least 8: on the 2-core machine 8 connections served more follows
+    /// with a lower p99 than 24 (fewer PostgreSQL processes and queue threads to switch between).
+    static var defaultPoolSize: Int { max(8, 4 * ProcessInfo.processInfo.activeProcessorCount) }
 
     init(infrastructure: InfrastructureOptions, keySet: JSONWebKeySet, verifier: JWTVerifierConfiguration) {
         self.infrastructure = infrastructure
@@ -77,9 +83,10 @@ struct APIConfiguration: Sendable {
             clientId: environment.string("AUTH_CLIENT_ID", default: DevKeyStore.defaultClientId), acceptedTokenUses: uses,
             leewaySeconds: Int64(try environment.int("AUTH_LEEWAY_SECONDS", default: 30, in: 0...600)))
         self.init(infrastructure: try InfrastructureOptions(environment), keySet: keySet, verifier: verifier)
+        tokenCacheSize = try environment.int("AUTH_TOKEN_CACHE_SIZE", default: 10_000, in: 0...1_000_000)
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         pushJobsTopic = environment.string("PUSH_JOBS_TOPIC", default: "push.jobs")
-        databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: 16, in: 1...256)
+        databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: Self.defaultPoolSize, in: 1...256)
         kafkaLinger = .milliseconds(try environment.int("API_KAFKA_LINGER_MS", default: 2, in: 0...1000))
         policy.startResendAfter = TimeInterval(try environment.int("API_START_RESEND_SECONDS", default: 60, in: 0...86_400))
         policy.maximumStartAttempts = try environment.int("API_MAX_START_ATTEMPTS", default: 5, in: 1...100)
