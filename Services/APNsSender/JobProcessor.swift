@@ -8,7 +8,7 @@ import Runtime
 /// - 200 → delivered;
 /// - 410 Unregistered / ExpiredToken, 400 BadDeviceToken → a `TokenInvalid` (key matchId);
 /// - 429 / 500 / 503 / no answer → sent again per `RetryScheduler` (jittered back-off, within
-///   the job's expiration, bounded attempts);
+///   the job's expiration; bounded attempts for priority 5, until the expiration for priority 10);
 /// - anything else, or expired / exhausted → listed in one `DeadPush` (key jobId) with the last error.
 /// The follow-up records are produced and acknowledged before `process` returns `.finished`.
 struct JobProcessor: Sendable {
@@ -68,7 +68,7 @@ struct JobProcessor: Sendable {
             }
             remaining = again
             guard !remaining.isEmpty else { break }
-            switch scheduler.decide(afterAttempt: attempt, expiration: job.expiration) {
+            switch scheduler.decide(afterAttempt: attempt, expiration: job.expiration, priority: job.priority) {
             case .retry(let delay):
                 metrics.retries.increment(by: remaining.count)
                 logger.debug("retrying pushes", [

@@ -33,7 +33,9 @@ struct SenderConfiguration: Sendable {
     /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
     /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
     /// Default 15 attempts, 200 ms doubling to 5 s: about a minute of throttling is ridden out, and
-    /// the job's expiration still stops retries earlier (updates 120 s, key events 900 s).
+    /// the job's expiration still stops retries earlier (updates 120 s). The attempt limit applies
+    /// to priority-5 updates only: priority-10 pushes (key events 900 s, ends 3,600 s) are retried
+    /// until their expiration (`RetryScheduler`).
     var retry: APNsRetryPolicy
     /// `APNS_SENDER_GROUP`: the consumer group.
     var groupID: String

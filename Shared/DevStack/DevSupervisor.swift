@@ -128,6 +128,12 @@ public actor DevSupervisor {
         processes.filter { !$0.isRunning }.map(\.spec.name)
     }
 
+    /// "name: exit 0" / "name: signal 9 (Killed)" for each process that exited although nobody
+    /// stopped it — a clean exit after "shutdown requested" means someone sent it SIGTERM.
+    public func exitReports() -> [String] {
+        processes.filter { !$0.isRunning }.map { "\($0.spec.name) (pid \($0.pid)): \($0.exitDescription)" }
+    }
+
     /// The log file of `name`.
     public func logFile(_ name: String) throws(DevStackError) -> URL { try find(name).logFile }
 

@@ -52,6 +52,16 @@ final class ManagedProcess: @unchecked Sendable {
     /// Exit status (or signal number), valid once `isRunning` is false.
     var terminationStatus: Int32 { process.terminationStatus }
 
+    /// "exit 0", "signal 15 (Terminated)" once it has exited, else "running".
+    var exitDescription: String {
+        guard !process.isRunning else { return "running" }
+        switch process.terminationReason {
+        case .exit: return "exit \(process.terminationStatus)"
+        case .uncaughtSignal: return "signal \(process.terminationStatus) (\(String(cString: strsignal(process.terminationStatus))))"
+        @unknown default: return "status \(process.terminationStatus)"
+        }
+    }
+
     /// Sends `signal` to the process (SIGTERM, SIGKILL, …) if it still runs.
     func send(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }

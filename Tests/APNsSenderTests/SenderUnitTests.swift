@@ -69,6 +69,26 @@ import Testing
         #expect(!scheduler.isExpired(later))
     }
 
+    /// A key event's alert or a match's end (priority 10) is not given up after `maxAttempts`: only
+    /// its expiration (or the ceiling) stops it, so a throttle longer than the budget loses nothing.
+    @Test func priorityTenPushesRetryUntilTheirExpiration() {
+        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let scheduler = RetryScheduler(
+            policy: APNsRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(400), maxDelay: .seconds(2)), clock: clock)
+        let later = Int64(1_800_000_000 + 900)
+        #expect(scheduler.decide(afterAttempt: 3, expiration: later, priority: 5) == .giveUp(.exhausted(attempts: 3)))
+        guard case .retry(let delay) = scheduler.decide(afterAttempt: 40, expiration: later, priority: 10) else {
+            Issue.record("a priority-10 push is retried past maxAttempts")
+            return
+        }
+        #expect(delay <= .seconds(2))
+        clock.advance(by: 899)
+        #expect(scheduler.decide(afterAttempt: 41, expiration: later, priority: 10) == .giveUp(.expired))
+        let ceiling = RetryScheduler.keyPushAttemptCeiling
+        #expect(scheduler.decide(afterAttempt: ceiling, expiration: later + 1_000_000, priority: 10)
+                == .giveUp(.exhausted(attempts: ceiling)))
+    }
+
     @Test func tokenKindFollowsTheJobKind() {
         #expect(JobProcessor.tokenKind(for: .liveActivityUpdate) == .update)
         #expect(JobProcessor.tokenKind(for: .liveActivityEnd) == .update)

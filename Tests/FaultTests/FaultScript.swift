@@ -82,8 +82,8 @@ struct FaultInjector {
             }
             detail = pending ? "NOT all served by the fake within 30 s" : "all \(count) bad responses served to the poller"
         }
-        let dead = await stack.supervisor.exited()
-        guard dead.isEmpty else { throw FaultFailure("after \(fault): \(dead) exited") }
+        let dead = await stack.supervisor.exitReports()
+        guard dead.isEmpty else { throw FaultFailure("after \(fault): exited: \(dead.joined(separator: "; "))") }
         let observation = FaultObservation(fault: fault.description, at: at,
                                            seconds: Double((ContinuousClock.now - started).components.attoseconds) / 1e18
                                                + Double((ContinuousClock.now - started).components.seconds),
