@@ -87,6 +87,7 @@ let package = Package(
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
         .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay"], path: "Tests/SharedTestSupport"),
+        .target(name: "PipelineTestSupport", dependencies: ["CricsheetReplay"], path: "Tests/PipelineTestSupport"),
         .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
         tests("RuntimeTests", ["Runtime"]),
         tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
@@ -113,7 +114,7 @@ let package = Package(
         tests("APITests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
         tests("SecurityTests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime",
                                 "COpenSSL"]),
-        tests("EndToEndTests", ["DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
-        tests("FaultTests", ["DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
+        tests("EndToEndTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
+        tests("FaultTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
     ]
 )

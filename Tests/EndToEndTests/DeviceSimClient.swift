@@ -1,4 +1,5 @@
 import Contracts
+import PipelineTestSupport
 import DevStack
 import Foundation
 
@@ -37,14 +38,14 @@ struct DeviceSimClient {
     func act(_ action: String, device: String, match: String) async throws {
         let url = "\(baseURL)/devices/\(device)/\(action)?match=\(match)"
         let reply = try await http.post(url)
-        guard (200..<300).contains(reply.status) else { throw E2EFailure("\(url): HTTP \(reply.status) \(reply.text.prefix(200))") }
+        guard (200..<300).contains(reply.status) else { throw PipelineTestFailure("\(url): HTTP \(reply.status) \(reply.text.prefix(200))") }
     }
 
     /// The preview page as headless Chromium renders it (JavaScript run, DOM dumped).
     static func renderedDOM(_ url: String) throws -> String {
         let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         guard let browser = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw E2EFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
+            throw PipelineTestFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: browser)

@@ -1,4 +1,5 @@
 import Contracts
+import PipelineTestSupport
 import DevStack
 import Foundation
 import Postgres
@@ -14,14 +15,14 @@ import Testing
     static let match = 1415755
 
     @Test(.timeLimit(.minutes(10))) func realMatchReachesEveryFollowerAndEveryHopBehaves() async throws {
-        try E2EEnvironment.requireServers()
+        try PipelineEnvironment.requireServers()
         let options = DevStackOptions(
-            binDirectory: try E2EEnvironment.binDirectory(),
-            logDirectory: E2EEnvironment.stackDirectory.appendingPathComponent("logs/e2e"),
-            materialDirectory: E2EEnvironment.stackDirectory.appendingPathComponent("dev"),
-            cricsheetDirectory: try E2EEnvironment.cricsheetDirectory(), matchId: Self.match,
+            binDirectory: try PipelineEnvironment.binDirectory(),
+            logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/e2e"),
+            materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
+            cricsheetDirectory: try PipelineEnvironment.cricsheetDirectory(), matchId: Self.match,
             idOffset: DevStackOptions.freshIdOffset(), speed: 3, devices: 6, ports: try DevPorts.free(),
-            kafkaBrokers: E2EEnvironment.kafkaBrokers, databaseURL: E2EEnvironment.databaseURL,
+            kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "e2e", minimumLevel: .warning))
         let outcome: Result<Void, any Error>

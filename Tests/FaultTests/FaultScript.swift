@@ -1,4 +1,5 @@
 import DevStack
+import PipelineTestSupport
 import Foundation
 import Runtime
 
@@ -73,7 +74,7 @@ struct FaultInjector {
             let body = #"{"kind": "\#(kind)", "count": \#(count), "retryAfter": 1}"#
             let url = stack.plan.fakeURL + "/admin/faults"
             let reply = try await stack.feedAdmin.post(url, json: body)
-            guard reply.status == 200 else { throw FaultFailure("POST \(url) \(body): HTTP \(reply.status) \(reply.text.prefix(200))") }
+            guard reply.status == 200 else { throw PipelineTestFailure("POST \(url) \(body): HTTP \(reply.status) \(reply.text.prefix(200))") }
             let deadline = ContinuousClock.now + .seconds(30)
             var pending = true
             while pending, ContinuousClock.now < deadline {
@@ -83,7 +84,7 @@ struct FaultInjector {
             detail = pending ? "NOT all served by the fake within 30 s" : "all \(count) bad responses served to the poller"
         }
         let dead = await stack.supervisor.exitReports()
-        guard dead.isEmpty else { throw FaultFailure("after \(fault): exited: \(dead.joined(separator: "; "))") }
+        guard dead.isEmpty else { throw PipelineTestFailure("after \(fault): exited: \(dead.joined(separator: "; "))") }
         let observation = FaultObservation(fault: fault.description, at: at,
                                            seconds: Double((ContinuousClock.now - started).components.attoseconds) / 1e18
                                                + Double((ContinuousClock.now - started).components.seconds),
@@ -94,21 +95,21 @@ struct FaultInjector {
 
     /// `scripts/stack restart-postgres` with this run's STACK_DIR (pg_ctl restart -m fast), bounded to 120 s.
     private func restartPostgres() async throws -> String {
-        let stackDirectory = FaultEnvironment.stackDirectory
+        let stackDirectory = PipelineEnvironment.stackDirectory
         let files = FileManager.default
         guard files.fileExists(atPath: stackDirectory.appendingPathComponent("pgdata.path").path)
             || files.fileExists(atPath: stackDirectory.appendingPathComponent("pgdata").path) else {
-            throw FaultFailure("STACK_DIR \(stackDirectory.path) does not hold the running PostgreSQL (no pgdata): "
+            throw PipelineTestFailure("STACK_DIR \(stackDirectory.path) does not hold the running PostgreSQL (no pgdata): "
                 + "set STACK_DIR to the stack that scripts/stack servers started")
         }
-        let script = FaultEnvironment.root.appendingPathComponent("scripts/stack")
+        let script = PipelineEnvironment.root.appendingPathComponent("scripts/stack")
         let outputFile = stack.options.logDirectory.appendingPathComponent("restart-postgres.log")
         var environment = ProcessInfo.processInfo.environment
         environment["STACK_DIR"] = stackDirectory.path
         let status = try await ScriptRunner.run(script.path, ["restart-postgres"], environment: environment,
                                                 outputFile: outputFile, timeout: .seconds(120))
         let output = DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status == 0 else { throw FaultFailure("scripts/stack restart-postgres exited \(status): \(output)") }
+        guard status == 0 else { throw PipelineTestFailure("scripts/stack restart-postgres exited \(status): \(output)") }
         return "pg_ctl restart -m fast: every connection of every service dropped; \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 

@@ -1,4 +1,5 @@
 import Contracts
+import PipelineTestSupport
 import DevStack
 import Foundation
 import Postgres
@@ -19,15 +20,15 @@ import Testing
 /// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
 @Suite(.serialized) struct FaultSuiteTests {
     @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
-        try FaultEnvironment.requireServers()
+        try PipelineEnvironment.requireServers()
         let scale = FaultEnvironment.scale
         let options = DevStackOptions(
-            binDirectory: try FaultEnvironment.binDirectory(),
-            logDirectory: FaultEnvironment.stackDirectory.appendingPathComponent("logs/fault"),
-            materialDirectory: FaultEnvironment.stackDirectory.appendingPathComponent("dev"),
-            cricsheetDirectory: try FaultEnvironment.cricsheetDirectory(), matchId: scale.match,
+            binDirectory: try PipelineEnvironment.binDirectory(),
+            logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/fault"),
+            materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
+            cricsheetDirectory: try PipelineEnvironment.cricsheetDirectory(), matchId: scale.match,
             idOffset: DevStackOptions.freshIdOffset(), speed: scale.speed, devices: scale.devices, ports: try DevPorts.free(),
-            kafkaBrokers: FaultEnvironment.kafkaBrokers, databaseURL: FaultEnvironment.databaseURL,
+            kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
         let logger = Logger(label: "fault-suite", minimumLevel: .info)
         logger.info("fault suite", ["scale": scale.description, "fixture": String(options.fixtureId)])

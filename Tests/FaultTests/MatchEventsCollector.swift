@@ -1,4 +1,5 @@
 import Contracts
+import PipelineTestSupport
 import Foundation
 import Kafka
 import Runtime
@@ -52,7 +53,7 @@ final class MatchEventsCollector: Sendable {
         } }
         let deadline = ContinuousClock.now + timeout
         while !assigned.value.withLock({ $0 }) {
-            guard ContinuousClock.now < deadline else { throw FaultFailure("match.events consumer not assigned within \(timeout)") }
+            guard ContinuousClock.now < deadline else { throw PipelineTestFailure("match.events consumer not assigned within \(timeout)") }
             try await Task.sleep(for: .milliseconds(100))
         }
         // One more poll round so the fetch position is resolved before the match starts.

@@ -1,4 +1,5 @@
 import Foundation
+import PipelineTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,17 +30,17 @@ enum ScriptRunner {
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, cArguments, cEnvironment)
-        guard spawned == 0 else { throw FaultFailure("posix_spawn \(script): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw PipelineTestFailure("posix_spawn \(script): \(String(cString: strerror(spawned)))") }
         let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
         while ContinuousClock.now < deadline {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
-            if result < 0 { throw FaultFailure("waitpid \(script): \(String(cString: strerror(errno)))") }
+            if result < 0 { throw PipelineTestFailure("waitpid \(script): \(String(cString: strerror(errno)))") }
             try await Task.sleep(for: .milliseconds(100))
         }
         kill(pid, SIGKILL)
         _ = waitpid(pid, &status, 0)
-        throw FaultFailure("\(script) \(arguments.joined(separator: " ")) did not finish within \(timeout) (output: \(outputFile.path))")
+        throw PipelineTestFailure("\(script) \(arguments.joined(separator: " ")) did not finish within \(timeout) (output: \(outputFile.path))")
     }
 }

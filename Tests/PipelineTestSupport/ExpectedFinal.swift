@@ -3,13 +3,13 @@ import Foundation
 
 /// The final score and result of a Cricsheet match, recomputed straight from the file
 /// (independently of the feed, the detector and the formatting code).
-struct ExpectedFinal {
+public struct ExpectedFinal: Sendable {
     /// "runs/wickets" of every innings, in order.
-    var innings: [String]
+    public var innings: [String]
     /// The result line: "India won by 7 runs".
-    var result: String
+    public var result: String
 
-    init(_ file: URL) throws {
+    public init(_ file: URL) throws {
         let match = try CricsheetMatch.load(contentsOf: file)
         innings = match.innings.map { inning in
             var runs = inning.penaltyRuns.map { ($0.pre ?? 0) + ($0.post ?? 0) } ?? 0

@@ -1,53 +1,53 @@
-import DevStack
 import Foundation
 
-/// Where the end-to-end test finds the build, the checkout, the Cricsheet data and the servers.
-enum E2EEnvironment {
-    static let environment = ProcessInfo.processInfo.environment
+/// Where the tests that run the real processes (end-to-end, fault suite) find the build, the checkout,
+/// the Cricsheet data and the servers.
+public enum PipelineEnvironment {
+    public static let environment = ProcessInfo.processInfo.environment
 
     /// The checkout (three levels above this file).
-    static var root: URL {
+    public static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static var stackDirectory: URL {
+    public static var stackDirectory: URL {
         URL(fileURLWithPath: environment["STACK_DIR"] ?? root.appendingPathComponent(".stack").path)
     }
 
     /// The bin directory holding the products (next to the test bundle after `swift build --build-tests`).
-    static func binDirectory() throws -> URL {
+    public static func binDirectory() throws -> URL {
         var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while candidate.path != "/" {
             if FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("poller").path) { return candidate }
             candidate = candidate.deletingLastPathComponent()
         }
-        throw E2EFailure("the executables are not built next to the tests: run `swift build --build-tests` (scripts/test does)")
+        throw PipelineTestFailure("the executables are not built next to the tests: run `swift build --build-tests` (scripts/test does)")
     }
 
     /// CRICSHEET_DIR, or ../shared/data/cricsheet next to the checkout (one or two levels up).
-    static func cricsheetDirectory() throws -> URL {
+    public static func cricsheetDirectory() throws -> URL {
         if let path = environment["CRICSHEET_DIR"] { return URL(fileURLWithPath: path) }
         for base in [root.deletingLastPathComponent(), root.deletingLastPathComponent().deletingLastPathComponent()] {
             let candidate = base.appendingPathComponent("shared/data/cricsheet")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
         }
-        throw E2EFailure("no Cricsheet data at ../shared/data/cricsheet (set CRICSHEET_DIR)")
+        throw PipelineTestFailure("no Cricsheet data at ../shared/data/cricsheet (set CRICSHEET_DIR)")
     }
 
-    static var kafkaBrokers: String { environment["KAFKA_BROKERS"] ?? "127.0.0.1:19092" }
-    static var databaseURL: String { environment["DATABASE_URL"] ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen" }
+    public static var kafkaBrokers: String { environment["KAFKA_BROKERS"] ?? "127.0.0.1:19092" }
+    public static var databaseURL: String { environment["DATABASE_URL"] ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen" }
 
     /// Fails (never skips) when PostgreSQL or Kafka is not listening.
-    static func requireServers() throws {
+    public static func requireServers() throws {
         let kafka = kafkaBrokers.split(separator: ",").first.map(String.init) ?? "127.0.0.1:19092"
         let database = URL(string: databaseURL.replacingOccurrences(of: "postgresql://", with: "http://"))
         let postgres = "\(database?.host ?? "127.0.0.1"):\(database?.port ?? 5432)"
         for (name, address) in [("PostgreSQL", postgres), ("Kafka", kafka)] where !reachable(address) {
-            throw E2EFailure("\(name) is not reachable at \(address): start it with scripts/stack up")
+            throw PipelineTestFailure("\(name) is not reachable at \(address): start it with scripts/stack servers")
         }
     }
 
-    static func reachable(_ address: String) -> Bool {
+    public static func reachable(_ address: String) -> Bool {
         let parts = address.split(separator: ":")
         guard parts.count == 2, let port = UInt16(parts[1]) else { return false }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -64,7 +64,7 @@ enum E2EEnvironment {
 }
 
 /// A failed precondition or wait, with what to do about it.
-struct E2EFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct PipelineTestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
