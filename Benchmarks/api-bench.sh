@@ -91,13 +91,19 @@ summarize() {  # name, wrk output file
   printf '%-28s %10s req/s   p99 %8s   non-2xx %s\n' "$1" "$rps" "$p99" "${errors:-0}"
 }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $USERS users × $MATCHES live matches; $CONNECTIONS connections, $THREADS wrk threads, $DURATION, $CONFIG build"
-wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/follow.lua "http://127.0.0.1:$PORT" > "$WORK/follow.txt"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/follow.lua "http://127.0.0.1:$PORT" > "$WORK/follow.txt" &
+WRK_PID=$!
+Benchmarks/api-bench/cpu-window.sh "$API_PID" "$WRK_PID" "$PORT" 2 10 > "$WORK/cpu.txt" 2>&1 || true
+wait "$WRK_PID"
 FOLLOWS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM match_follows WHERE match_id LIKE '$RUN-%'")"
 STARTS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM live_activities WHERE match_id LIKE '$RUN-%'")"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/live.lua "http://127.0.0.1:$PORT" > "$WORK/live.txt"
 echo "--- results"
 summarize "POST /user/follow/match" "$WORK/follow.txt"
 summarize "GET /matches/live" "$WORK/live.txt"
+cat "$WORK/cpu.txt"
+curl -fsS "http://127.0.0.1:$PORT/metrics" | awk '/^api_follow_batch_size_(sum|count)/ { v[$1] = $2 } END {
+  if (v["api_follow_batch_size_count"] > 0) printf "follow batches: %d, %.1f distinct follows per statement\n", v["api_follow_batch_size_count"], v["api_follow_batch_size_sum"] / v["api_follow_batch_size_count"] }'
 echo "distinct follows written: $FOLLOWS; PENDING rows (each with a start job on api-bench.push.jobs): $STARTS"
 echo "--- wrk detail (follow)"; sed -n '/Latency Distribution/,/Requests\/sec/p' "$WORK/follow.txt"
 echo "--- wrk detail (live)"; sed -n '/Latency Distribution/,/Requests\/sec/p' "$WORK/live.txt"

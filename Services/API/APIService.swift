@@ -11,6 +11,8 @@ struct APIService: Sendable {
     let database: PostgresClient
     let matches: MatchStore
     let follows: FollowStore
+    /// Follow requests go through it (group commit: one statement per batch).
+    let followBatcher: FollowBatcher
     let activities: ActivityStore
     let devices: DeviceStore
     let publisher: PushJobPublisher
@@ -39,6 +41,9 @@ struct APIService: Sendable {
         devices = DeviceStore(database: database)
         factory = PushJobFactory(shards: configuration.pushShards, attributesType: configuration.attributesType)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
+        followBatcher = FollowBatcher(
+            store: follows, publisher: publisher, factory: factory, payloads: StartPayloadCache(), clock: clock,
+            logger: logger, metrics: apiMetrics, limits: configuration.followBatch)
         let verifier = try JWTVerifier(
             keySet: configuration.keySet, configuration: configuration.verifier, clock: clock,
             cacheCapacity: configuration.tokenCacheSize)
@@ -57,11 +62,15 @@ struct APIMetrics: Sendable {
     let registry: MetricsRegistry
     let jobsProduced: Counter
     let jobFailures: Counter
+    let followBatchSize: Histogram
 
     init(registry: MetricsRegistry) {
         self.registry = registry
         jobsProduced = registry.counter("api_push_jobs_produced_total", help: "Push jobs the api put on push.jobs")
         jobFailures = registry.counter("api_push_job_failures_total", help: "Push job batches that could not be produced")
+        followBatchSize = registry.histogram(
+            "api_follow_batch_size", help: "Distinct follows per follow statement (group commit)",
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256])
     }
 
     func authRefused(_ reason: String) {

@@ -1,25 +1,59 @@
 import Runtime
+import Synchronization
 
 /// The server's request metrics: `http_requests_total{method,route,status}` and
 /// `http_request_duration_seconds{method,route}`. A no-op without a registry.
+///
+/// The registry's instruments are resolved once per (method, route, status) and kept, so a request
+/// costs one small dictionary lookup instead of building, sorting and rendering label sets twice.
+/// Routes are patterns (bounded by the router) and methods and statuses are bounded, so the cache is too.
 struct HTTPMetrics: Sendable {
     let registry: MetricsRegistry?
+    private let instruments = InstrumentCache()
+
+    init(registry: MetricsRegistry?) {
+        self.registry = registry
+    }
 
     private static let knownMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
 
     /// Records one answered request.
     func record(method: String, route: String?, status: Int, duration: Duration) {
         guard let registry else { return }
-        let route = route ?? "unmatched"
-        // Clients choose the method token; only known ones become label values.
-        let method = HTTPMetrics.knownMethods.contains(method) ? method : "OTHER"
-        registry.counter(
-            "http_requests_total", help: "HTTP requests answered, by method, route pattern and status.",
-            labels: ["method": method, "route": route, "status": String(status)]
-        ).increment()
-        registry.histogram(
-            "http_request_duration_seconds", help: "Time from request line to completed answer.",
-            labels: ["method": method, "route": route]
-        ).observe(duration)
+        let key = InstrumentCache.Key(method: method, route: route, status: status)
+        let (counter, histogram) = instruments.get(key) {
+            let route = route ?? "unmatched"
+            // Clients choose the method token; only known ones become label values.
+            let method = HTTPMetrics.knownMethods.contains(method) ? method : "OTHER"
+            return (
+                registry.counter(
+                    "http_requests_total", help: "HTTP requests answered, by method, route pattern and status.",
+                    labels: ["method": method, "route": route, "status": String(status)]),
+                registry.histogram(
+                    "http_request_duration_seconds", help: "Time from request line to completed answer.",
+                    labels: ["method": method, "route": route]))
+        }
+        counter.increment()
+        histogram.observe(duration)
+    }
+}
+
+/// Resolved instruments by (method, route, status). Unknown methods are not cached (clients choose
+/// them), so the cache stays bounded by the routes.
+private final class InstrumentCache: Sendable {
+    struct Key: Hashable {
+        var method: String
+        var route: String?
+        var status: Int
+    }
+
+    private static let cachedMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
+    private let entries = Mutex<[Key: (Counter, Histogram)]>([:])
+
+    func get(_ key: Key, make: () -> (Counter, Histogram)) -> (Counter, Histogram) {
+        if let found = entries.withLock({ $0[key] }) { return found }
+        let made = make()
+        if Self.cachedMethods.contains(key.method) { entries.withLock { $0[key] = made } }
+        return made
     }
 }

@@ -34,8 +34,13 @@ final class APITestHarness: Sendable {
     let clock: any WallClock
     var port: UInt16 { server.port }
 
-    /// A fresh api; `configure` adjusts its configuration (e.g. the rate limit).
-    static func make(clock: any WallClock = SystemWallClock(), configure: (inout APIConfiguration) -> Void = { _ in }) async throws -> APITestHarness {
+    /// A fresh api; `configure` adjusts its configuration (e.g. the rate limit). `jobBrokers` is
+    /// where its producer sends push jobs (a dead address makes every produce fail after
+    /// `messageTimeout`).
+    static func make(
+        clock: any WallClock = SystemWallClock(), jobBrokers: String = brokers, messageTimeout: Duration = .seconds(15),
+        configure: (inout APIConfiguration) -> Void = { _ in }
+    ) async throws -> APITestHarness {
         var postgres = try PostgresConfiguration(url: databaseURL)
         postgres.maxConnections = 8
         postgres.connectTimeout = .seconds(3)
@@ -46,9 +51,9 @@ final class APITestHarness: Sendable {
             throw APITestFailure(description: "PostgreSQL not usable at \(databaseURL): start it with scripts/stack servers (\(error))")
         }
         try KafkaLibrary.requireMinimumVersion()
-        var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: brokers, clientId: "api-tests")
+        var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: jobBrokers, clientId: "api-tests")
         producerConfiguration.linger = .milliseconds(1)
-        producerConfiguration.messageTimeout = .seconds(15)
+        producerConfiguration.messageTimeout = messageTimeout
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         var configuration = APIConfiguration(
             infrastructure: InfrastructureOptions(kafkaBrokers: brokers, databaseURL: databaseURL),

@@ -24,12 +24,25 @@ struct PushJobFactory: Sendable {
         var discriminator: String
     }
 
+    /// The start jobs of `targets`: one push-to-start per device, all with the payload of `state`
+    /// (empty when it cannot be encoded).
     func startJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
-        let timestamp = Int64(now.timeIntervalSince1970)
+        guard let payload = startPayload(matchId: matchId, state: state, now: now) else { return [] }
+        return startJobs(matchId: matchId, payload: payload, seq: seq, targets: targets, now: now)
+    }
+
+    /// The push-to-start body for `state` at `now` (to the second): "start" with the attributes
+    /// type, the match id attribute and the alert. Nil when it cannot be encoded (e.g. too large).
+    func startPayload(matchId: String, state: UnifiedDisplayState, now: Date) -> String? {
         let start = LiveActivityPayload.start(
-            state: state, timestamp: timestamp, attributesType: attributesType, attributes: ["matchId": matchId],
-            alert: .init(title: state.title, body: state.statusText))
-        guard let payload = try? start.jsonString() else { return [] }
+            state: state, timestamp: Int64(now.timeIntervalSince1970), attributesType: attributesType,
+            attributes: ["matchId": matchId], alert: .init(title: state.title, body: state.statusText))
+        return try? start.jsonString()
+    }
+
+    /// The start jobs of `targets` with an already encoded `payload` (see `startPayload`).
+    func startJobs(matchId: String, payload: String, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
+        let timestamp = Int64(now.timeIntervalSince1970)
         return targets.map { target in
             PushJob(
                 jobId: "start:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator)", kind: .liveActivityStart,

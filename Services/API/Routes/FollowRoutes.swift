@@ -44,28 +44,17 @@ enum FollowRoutes {
         ]
     }
 
-    /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowStore.follow`).
+    /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowBatcher`).
     static func follow(_ service: APIService, userId: String, matchId: String) async throws -> HTTPResponse {
-        let now = service.clock.now()
-        guard let outcome = try await service.follows.follow(userId: userId, matchId: matchId, now: now) else {
-            throw HTTPError.notFound("no match \(matchId)")
-        }
-        var started: [String] = []
-        if !outcome.starts.isEmpty {
-            let timestamp = Int64(now.timeIntervalSince1970)
-            let state = outcome.match.displayState ?? outcome.match.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
-                ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
-            let jobs = service.factory.startJobs(matchId: matchId, state: state, seq: outcome.match.seq, targets: outcome.starts, now: now)
-            do {
-                try await service.publisher.publish(jobs)
-                service.metrics.jobsProduced.increment(by: jobs.count)
-            } catch {
-                service.metrics.jobFailures.increment()
-                service.logger.error("start jobs not queued", ["matchId": matchId, "error": String(describing: error)])
-                await service.follows.markStartsUnsent(userId: userId, matchId: matchId, deviceIds: outcome.starts.map(\.deviceId))
-                throw HTTPError.unavailable("push jobs could not be queued; retry the follow")
+        let outcome: FollowStore.FollowOutcome
+        let started: [String]
+        do {
+            switch try await service.followBatcher.follow(userId: userId, matchId: matchId) {
+            case .unknownMatch: throw HTTPError.notFound("no match \(matchId)")
+            case .followed(let followed, let startedDevices): (outcome, started) = (followed, startedDevices)
             }
-            started = outcome.starts.map(\.deviceId)
+        } catch FollowError.startsNotQueued {
+            throw HTTPError.unavailable("push jobs could not be queued; retry the follow")
         }
         return .json(APIBodies.FollowResponse(
             matchId: matchId, following: true, isLive: outcome.match.isLive, expiresAt: ISOTime.string(outcome.expiresAt),

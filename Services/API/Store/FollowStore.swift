@@ -11,12 +11,21 @@ struct FollowStore: Sendable {
     /// Decoded display states of the follow answers and start payloads.
     let displayStates = DisplayStateCache()
 
+    /// One follow of a batch: who follows which match.
+    struct FollowKey: Sendable, Hashable {
+        var userId: String
+        var matchId: String
+    }
+
     /// What a follow wrote.
     struct FollowOutcome: Sendable {
         var match: MatchStore.MatchInfo
         var expiresAt: Date
         /// Devices whose live_activities row (re)entered PENDING in this call: they get a start job.
         var starts: [PushJobFactory.Target]
+        /// The text the start payload is built from (the display state's JSON, else the card's):
+        /// equal texts give equal payloads, so it keys `StartPayloadCache`.
+        var stateText: String
     }
 
     /// Upserts the follow; for a live match also a PENDING row per device of the user that has a
@@ -25,39 +34,60 @@ struct FollowStore: Sendable {
     /// A row enters (or re-enters) PENDING, and so gets a start job, when it is new, when it had ended,
     /// or when it is still PENDING but its last start is older than `policy.startResendAfter` and
     /// fewer than `policy.maximumStartAttempts` were made. ACTIVE rows are never touched.
-    ///
-    /// One statement, one round trip (`FollowStatement`): it reads the match, upserts the follow and,
-    /// for a live match, the PENDING rows; as a single statement it is its own transaction.
     func follow(userId: String, matchId: String, now: Date) async throws -> FollowOutcome? {
-        let rows = try await database.query(
-            FollowStatement.sql,
-            [userId, matchId, now, policy.maximumMatchDuration, policy.retentionAfterEnd,
-             now.addingTimeInterval(-policy.startResendAfter), policy.maximumStartAttempts],
-            prepared: true)
-        guard let first = rows.first else { return nil }
-        let match = MatchStore.MatchInfo(
-            isLive: try first.decode("is_live"), startsAt: try first.decode("starts_at", as: Date?.self),
-            card: MatchStore.card(try first.decode("card", as: String?.self)),
-            displayState: displayStates.state(try first.decode("display_state", as: String?.self)),
-            seq: try first.decode("seq"))
-        var starts: [PushJobFactory.Target] = []
+        try await follow([FollowKey(userId: userId, matchId: matchId)], now: now)[0]
+    }
+
+    /// Follows every key (which must be distinct) by the rules of `follow(userId:matchId:now:)`, in
+    /// one statement (`FollowBatchStatement`): one round trip, all written or nothing. Returns one
+    /// outcome per key, in order (nil: unknown match).
+    ///
+    /// A deadlock or serialization failure aborts the statement without writing anything; it is
+    /// run once more before the error is thrown.
+    func follow(_ keys: [FollowKey], now: Date) async throws -> [FollowOutcome?] {
+        guard !keys.isEmpty else { return [] }
+        let parameters: [PostgresValue?] = [
+            PostgresTextArray.literal(keys.lazy.map(\.userId)), PostgresTextArray.literal(keys.lazy.map(\.matchId)), now,
+            policy.maximumMatchDuration, policy.retentionAfterEnd, now.addingTimeInterval(-policy.startResendAfter),
+            policy.maximumStartAttempts,
+        ]
+        let rows: PostgresRows
+        do {
+            rows = try await database.query(FollowBatchStatement.sql, parameters, prepared: true)
+        } catch let error as PostgresError where error.sqlState == "40P01" || error.sqlState == "40001" {
+            rows = try await database.query(FollowBatchStatement.sql, parameters, prepared: true)
+        }
+        var outcomes = [FollowOutcome?](repeating: nil, count: keys.count)
         for row in rows {
+            let index = try row.decode("i", as: Int.self) - 1
+            guard keys.indices.contains(index) else { throw FollowBatchRowError.unexpectedIndex(index + 1, batchSize: keys.count) }
+            if outcomes[index] == nil {
+                let card: String? = try row.decode("card", as: String?.self)
+                let state: String? = try row.decode("display_state", as: String?.self)
+                let match = MatchStore.MatchInfo(
+                    isLive: try row.decode("is_live"), startsAt: try row.decode("starts_at", as: Date?.self),
+                    card: MatchStore.card(card), displayState: displayStates.state(state), seq: try row.decode("seq"))
+                outcomes[index] = FollowOutcome(
+                    match: match, expiresAt: try row.decode("expires_at"), starts: [], stateText: state ?? card ?? "")
+            }
             guard let deviceId = try row.decode("device_id", as: String?.self) else { continue }
-            starts.append(PushJobFactory.Target(
-                userId: userId, deviceId: deviceId, token: try row.decode("push_to_start_token"),
+            outcomes[index]?.starts.append(PushJobFactory.Target(
+                userId: keys[index].userId, deviceId: deviceId, token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env")) ?? .production,
                 discriminator: String(try row.decode("start_attempts", as: Int.self))))
         }
-        return FollowOutcome(match: match, expiresAt: try first.decode("expires_at"), starts: starts)
+        return outcomes
     }
 
-    /// Makes the rows of a failed start publish eligible for an immediate resend on the next follow.
-    func markStartsUnsent(userId: String, matchId: String, deviceIds: [String]) async {
-        for deviceId in deviceIds {
-            _ = try? await database.execute(
-                "UPDATE live_activities SET updated_at = 'epoch' WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'pending'",
-                [matchId, userId, deviceId])
-        }
+    /// Makes the rows of failed start publishes eligible for an immediate resend on the next follow
+    /// (one statement for all of them; best effort: a failure here only delays the resend).
+    func markStartsUnsent(_ targets: [(matchId: String, target: PushJobFactory.Target)]) async {
+        guard !targets.isEmpty else { return }
+        _ = try? await database.execute(
+            FollowBatchStatement.markUnsentSQL,
+            [PostgresTextArray.literal(targets.lazy.map(\.matchId)), PostgresTextArray.literal(targets.lazy.map(\.target.userId)),
+             PostgresTextArray.literal(targets.lazy.map(\.target.deviceId))],
+            prepared: true)
     }
 
     /// What an unfollow or dismiss ended.

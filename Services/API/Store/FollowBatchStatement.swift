@@ -1,0 +1,78 @@
+/// The single SQL statement behind `FollowStore.follow(_:now:)`: any number of distinct
+/// (user, match) follows in one round trip and, being one statement, one implicit transaction
+/// (all of a batch is written or none of it).
+///
+/// Parameters: `$1` user ids (`text[]`), `$2` match ids (`text[]`, same length; the pairs must be
+/// distinct, or ON CONFLICT would affect a row twice), `$3` now, `$4` assumed longest match
+/// (seconds), `$5` retention after the end (seconds), `$6` now − start resend interval, `$7` most
+/// start attempts.
+///
+/// Per pair exactly the rules of a single follow:
+/// - `mi` reads the match (none: unknown match, so nothing below writes for that pair and no row
+///   comes back for it) and computes the follow expiry exactly like `FollowPolicy.followExpiry`:
+///   max((starts_at or now) + longest match, now) + retention. The card is only read when the
+///   match has no display state (it is then the fallback for start payloads).
+/// - `f` upserts the follow, keeping the later expires_at.
+/// - `devs` is the user's push-to-start devices, for live matches only.
+/// - `up` inserts PENDING rows, or re-enters PENDING an ended row or a PENDING row whose last start
+///   is older than `$6` with fewer than `$7` attempts; ACTIVE rows are never touched. Their
+///   expires_at is the follow's.
+///
+/// Rows are written in key order (follows by (user, match), activities by (match, user, device)),
+/// so concurrent batches mostly take their row locks in one order; a deadlock PostgreSQL still
+/// detects (e.g. against an unfollow, which locks activities before the follow) aborts the whole
+/// statement, and `FollowStore` runs it once more.
+///
+/// Result: per known pair (column `i`, the 1-based position in the arrays) one row per device that
+/// (re-)entered PENDING (ordered by device id), or a single row with NULL device columns when none
+/// did; every row repeats the match and follow columns.
+enum FollowBatchStatement {
+    static let sql = """
+        WITH req AS (
+            SELECT r.user_id, r.match_id, r.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(user_id, match_id, i)
+        ), mi AS (
+            SELECT req.i, req.user_id, m.match_id, m.is_live, m.starts_at,
+                   CASE WHEN a.display_state IS NULL THEN m.card::text END AS card,
+                   a.display_state::text AS display_state, COALESCE(a.seq, 0) AS seq,
+                   GREATEST(COALESCE(m.starts_at, $3) + make_interval(secs => $4), $3) + make_interval(secs => $5) AS expires
+            FROM req JOIN matches m ON m.match_id = req.match_id LEFT JOIN active_matches a ON a.match_id = m.match_id
+        ), f AS (
+            INSERT INTO match_follows (user_id, match_id, created_at, expires_at)
+            SELECT mi.user_id, mi.match_id, $3, mi.expires FROM mi ORDER BY mi.user_id, mi.match_id
+            ON CONFLICT (user_id, match_id) DO UPDATE SET expires_at = GREATEST(match_follows.expires_at, EXCLUDED.expires_at)
+            RETURNING user_id, match_id, expires_at
+        ), devs AS (
+            SELECT mi.user_id, mi.match_id, d.device_id, d.push_to_start_token, d.apns_env
+            FROM mi JOIN devices d ON d.user_id = mi.user_id AND d.push_to_start_token IS NOT NULL
+            WHERE mi.is_live
+        ), up AS (
+            INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at, expires_at)
+            SELECT devs.match_id, devs.user_id, devs.device_id, 'pending', 1, $3, $3, f.expires_at
+            FROM devs JOIN f ON f.user_id = devs.user_id AND f.match_id = devs.match_id
+            ORDER BY devs.match_id, devs.user_id, devs.device_id
+            ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
+                status = 'pending', end_reason = NULL, update_token = NULL,
+                start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at
+            WHERE live_activities.status = 'ended'
+               OR (live_activities.status = 'pending' AND live_activities.updated_at <= $6
+                   AND live_activities.start_attempts < $7)
+            RETURNING match_id, user_id, device_id, start_attempts
+        )
+        SELECT mi.i, mi.is_live, mi.starts_at, mi.card, mi.display_state, mi.seq, f.expires_at,
+               s.device_id, s.start_attempts, s.push_to_start_token, s.apns_env
+        FROM mi JOIN f ON f.user_id = mi.user_id AND f.match_id = mi.match_id
+        LEFT JOIN (
+            SELECT up.user_id, up.match_id, up.device_id, up.start_attempts, devs.push_to_start_token, devs.apns_env
+            FROM up JOIN devs ON devs.user_id = up.user_id AND devs.match_id = up.match_id AND devs.device_id = up.device_id
+        ) s ON s.user_id = mi.user_id AND s.match_id = mi.match_id
+        ORDER BY mi.i, s.device_id
+        """
+
+    /// Marks PENDING rows unsent (last start at the epoch) so the next follow re-sends at once.
+    /// `$1` match ids, `$2` user ids, `$3` device ids (`text[]`, same length).
+    static let markUnsentSQL = """
+        UPDATE live_activities la SET updated_at = 'epoch'
+        FROM unnest($1::text[], $2::text[], $3::text[]) AS u(match_id, user_id, device_id)
+        WHERE la.match_id = u.match_id AND la.user_id = u.user_id AND la.device_id = u.device_id AND la.status = 'pending'
+        """
+}

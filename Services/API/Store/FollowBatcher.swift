@@ -1,0 +1,132 @@
+import Contracts
+import Foundation
+import Runtime
+
+/// Follows by group commit: concurrent follow requests queue and await, and each batch (up to
+/// `limits.maxBatch` distinct (user, match) pairs) is ONE statement (`FollowStore.follow(_:now:)`)
+/// and ONE produce of all its start jobs whose acknowledgements are awaited together.
+///
+/// Every rule of a single follow holds per pair (see `FollowBatchStatement`). Two requests for the
+/// same (user, match) in one batch (two devices racing) are one pair and get the same outcome.
+/// A failing statement fails only the callers of its batch, and writes nothing. A start job the
+/// broker does not acknowledge fails only the callers of that pair (`FollowError.startsNotQueued`,
+/// answered 503), after its rows are marked unsent so the retried follow sends again.
+///
+/// The statement holds a batch slot; the wait for acknowledgements does not, so the next batch's
+/// statement runs meanwhile.
+final class FollowBatcher: Sendable {
+    /// What one follow did.
+    enum Outcome: Sendable {
+        /// Followed; `startedDevices` got a start job now (acknowledged by the broker).
+        case followed(FollowStore.FollowOutcome, startedDevices: [String])
+        /// No such match: nothing was written.
+        case unknownMatch
+    }
+
+    private let queue: GroupCommitQueue<FollowStore.FollowKey, Outcome>
+
+    init(
+        store: FollowStore, publisher: PushJobPublisher, factory: PushJobFactory, payloads: StartPayloadCache,
+        clock: any WallClock, logger: Logger, metrics: APIMetrics, limits: GroupCommitQueue<FollowStore.FollowKey, Outcome>.Limits
+    ) {
+        let run = BatchRun(store: store, publisher: publisher, factory: factory, payloads: payloads, clock: clock, logger: logger, metrics: metrics)
+        queue = GroupCommitQueue(limits: limits) { keys, release in await run.run(keys, release: release) }
+    }
+
+    /// Follows `matchId` for `userId` with the next batch.
+    /// - Throws: `FollowError.startsNotQueued`, or the batch's `PostgresError`.
+    func follow(userId: String, matchId: String) async throws -> Outcome {
+        try await queue.submit(FollowStore.FollowKey(userId: userId, matchId: matchId))
+    }
+}
+
+/// Why a follow failed after its batch ran.
+enum FollowError: Error, CustomStringConvertible {
+    /// The follow and its PENDING rows are written, but a start job of `matchId` is not on the topic
+    /// (rows marked unsent: a retried follow sends again).
+    case startsNotQueued(matchId: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .startsNotQueued(let matchId, let reason): "start jobs of \(matchId) not queued: \(reason)"
+        }
+    }
+}
+
+/// One batch's work: the statement, then the start jobs of every pair produced together.
+private struct BatchRun: Sendable {
+    let store: FollowStore
+    let publisher: PushJobPublisher
+    let factory: PushJobFactory
+    let payloads: StartPayloadCache
+    let clock: any WallClock
+    let logger: Logger
+    let metrics: APIMetrics
+
+    func run(_ keys: [FollowStore.FollowKey], release: @Sendable () -> Void) async -> [Result<FollowBatcher.Outcome, any Error>] {
+        metrics.followBatchSize.observe(Double(keys.count))
+        let now = clock.now()
+        let outcomes: [FollowStore.FollowOutcome?]
+        do {
+            outcomes = try await store.follow(keys, now: now)
+        } catch {
+            release()
+            logger.error("follow batch failed", ["follows": String(keys.count), "error": String(describing: error)])
+            return keys.map { _ in .failure(error) }
+        }
+        release()
+
+        var jobs: [PushJob] = []
+        var owners: [Int] = []
+        var failures: [Int: String] = [:]
+        for (index, outcome) in outcomes.enumerated() {
+            guard let outcome, !outcome.starts.isEmpty else { continue }
+            let matchId = keys[index].matchId
+            let payload = payloads.payload(matchId: matchId, stateText: outcome.stateText, now: now) {
+                factory.startPayload(matchId: matchId, state: Self.state(outcome.match, matchId: matchId, now: now), now: now)
+            }
+            guard let payload else {
+                failures[index] = "start payload could not be encoded"
+                continue
+            }
+            let made = factory.startJobs(matchId: matchId, payload: payload, seq: outcome.match.seq, targets: outcome.starts, now: now)
+            jobs += made
+            owners += repeatElement(index, count: made.count)
+        }
+        var acknowledged = 0
+        for (position, failure) in (await publisher.publishEach(jobs)).enumerated() {
+            guard let failure else {
+                acknowledged += 1
+                continue
+            }
+            failures[owners[position]] = String(describing: failure)
+        }
+        metrics.jobsProduced.increment(by: acknowledged)
+        if !failures.isEmpty {
+            await markUnsent(failures, keys: keys, outcomes: outcomes)
+        }
+        return outcomes.enumerated().map { index, outcome in
+            guard let outcome else { return .success(.unknownMatch) }
+            if let reason = failures[index] { return .failure(FollowError.startsNotQueued(matchId: keys[index].matchId, reason: reason)) }
+            return .success(.followed(outcome, startedDevices: outcome.starts.map(\.deviceId)))
+        }
+    }
+
+    /// The state a start shows: the cached display state, else one built from the card, else a bare one.
+    static func state(_ match: MatchStore.MatchInfo, matchId: String, now: Date) -> UnifiedDisplayState {
+        let timestamp = Int64(now.timeIntervalSince1970)
+        return match.displayState ?? match.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
+            ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
+    }
+
+    /// Logs and counts the failed pairs and marks all their rows unsent.
+    private func markUnsent(_ failures: [Int: String], keys: [FollowStore.FollowKey], outcomes: [FollowStore.FollowOutcome?]) async {
+        var targets: [(matchId: String, target: PushJobFactory.Target)] = []
+        for (index, reason) in failures {
+            metrics.jobFailures.increment()
+            logger.error("start jobs not queued", ["matchId": keys[index].matchId, "error": reason])
+            for target in outcomes[index]?.starts ?? [] { targets.append((keys[index].matchId, target)) }
+        }
+        await store.markStartsUnsent(targets)
+    }
+}

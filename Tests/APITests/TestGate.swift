@@ -1,0 +1,40 @@
+import Synchronization
+
+/// A one-shot gate: `wait()` suspends until `open()` (at once when already open).
+final class TestGate: Sendable {
+    private struct State {
+        var opened = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state in
+                if state.opened { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if go { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.opened = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds; fails after `timeout` naming `what`.
+func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw APITestFailure(description: "not within \(timeout): \(what)") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
