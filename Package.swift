@@ -112,8 +112,6 @@ let package = Package(
         tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
-        tests("SecurityTests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime",
-                                "COpenSSL"]),
         tests("EndToEndTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
         tests("FaultTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
     ]

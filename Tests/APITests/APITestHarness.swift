@@ -26,6 +26,9 @@ final class APITestHarness: Sendable {
     static let databaseURL = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "postgresql://sightscreen@127.0.0.1:55432/sightscreen"
     static let logger = Logger(label: "api-tests", minimumLevel: .error)
+    /// This test process's own schema (every table, migrated once), so rows other runs left behind in the
+    /// shared database (hundreds of "live" matches) never change what a test sees.
+    static let schema = "api_tests_" + UUID().uuidString.prefix(8).lowercased()
 
     let server: HTTPServer
     let service: APIService
@@ -42,6 +45,7 @@ final class APITestHarness: Sendable {
         configure: (inout APIConfiguration) -> Void = { _ in }
     ) async throws -> APITestHarness {
         var postgres = try PostgresConfiguration(url: databaseURL)
+        postgres.searchPath = [schema]
         postgres.maxConnections = 8
         postgres.connectTimeout = .seconds(3)
         let database = PostgresClient(configuration: postgres, logger: logger)
@@ -185,17 +189,23 @@ final class APITestHarness: Sendable {
 /// Applies the migrations once per test process.
 enum Migrations {
     static func once(_ database: PostgresClient) async throws {
-        try await MigrationGate.shared.run { try await PostgresMigrator(database).apply(SightscreenMigrations.all) }
+        try await MigrationGate.shared.run {
+            try await database.execute("CREATE SCHEMA IF NOT EXISTS \(APITestHarness.schema)")
+            try await PostgresMigrator(database).apply(SightscreenMigrations.all)
+        }
     }
 }
 
+/// Runs its body once per process; concurrent callers wait for that one run (an actor alone would let a second
+/// caller in while the first awaits).
 actor MigrationGate {
     static let shared = MigrationGate()
-    private var done = false
-    func run(_ body: () async throws -> Void) async throws {
-        guard !done else { return }
-        try await body()
-        done = true
+    private var run: Task<Void, any Error>?
+    func run(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        if let run, (try? await run.value) != nil { return }
+        let attempt = Task { try await body() }
+        run = attempt
+        try await attempt.value
     }
 }
 

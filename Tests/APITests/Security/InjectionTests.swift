@@ -27,11 +27,11 @@ struct InjectionTests {
     }
 
     @Test func injectionStringsAreStoredVerbatimOrRefused() async throws {
-        let api = try await SecurityHarness.shared()
-        let bystander = SecurityHarness.unique("bystander")
-        let attacker = SecurityHarness.unique("attacker")
-        let match = SecurityHarness.unique("m")
-        try await api.seedMatch(match)
+        let api = try await APITestHarness.shared()
+        let bystander = APITestHarness.unique("bystander")
+        let attacker = APITestHarness.unique("attacker")
+        let match = APITestHarness.unique("m")
+        try await api.seedMatch(match, live: true)
         try await api.registerDevice(bystander, "phone")
         try await api.registerDevice(attacker, "phone")
         #expect(try await api.call("POST", "/user/follow/match", as: bystander, json: ["matchId": match]).status == 200)
@@ -42,7 +42,7 @@ struct InjectionTests {
         var stored = 0
         var refused = 0
         for bad in Self.strings {
-            let hex = SecurityHarness.hexToken()
+            let hex = APITestHarness.hexToken()
             let bodies: [(String, String, [String: Any])] = [
                 ("POST", "/user/follow/match", ["matchId": bad]),
                 ("POST", "/user/follow/match", ["matchId": match, "deviceId": bad]),
@@ -50,7 +50,7 @@ struct InjectionTests {
                 ("POST", "/matches/\(match)/follow", ["deviceId": bad]),
                 ("POST", "/matches/\(match)/unfollow", ["deviceId": bad]),
                 ("POST", "/matches/\(match)/activity-token", ["token": bad, "deviceId": "phone"]),
-                ("POST", "/matches/\(match)/activity-token", ["token": SecurityHarness.hexToken(length: 160), "deviceId": bad]),
+                ("POST", "/matches/\(match)/activity-token", ["token": APITestHarness.hexToken(length: 160), "deviceId": bad]),
                 ("POST", "/matches/\(match)/activity-dismissed", ["deviceId": bad]),
                 ("POST", "/devices", ["deviceId": bad, "apnsEnvironment": "sandbox", "appVersion": "1.0"]),
                 ("POST", "/devices", ["deviceId": "phone", "apnsEnvironment": bad, "appVersion": "1.0"]),
@@ -74,7 +74,7 @@ struct InjectionTests {
             let encoded = Self.pathEncoded(bad)
             let paths: [(String, String, [String: Any]?)] = [
                 ("POST", "/matches/\(encoded)/follow", nil), ("POST", "/matches/\(encoded)/unfollow", nil),
-                ("POST", "/matches/\(encoded)/activity-token", ["token": SecurityHarness.hexToken(length: 160), "deviceId": "phone"]),
+                ("POST", "/matches/\(encoded)/activity-token", ["token": APITestHarness.hexToken(length: 160), "deviceId": "phone"]),
                 ("POST", "/matches/\(encoded)/activity-dismissed", ["deviceId": "phone"]),
                 ("GET", "/matches/\(encoded)", nil), ("DELETE", "/devices/\(encoded)", nil), ("GET", "/matches?date=\(encoded)", nil),
             ]
@@ -89,7 +89,7 @@ struct InjectionTests {
         #expect(refused > 0)
 
         for table in ["devices", "match_follows", "live_activities", "matches", "active_matches"] {
-            let exists = try await api.database.query("SELECT to_regclass($1)::text AS t", ["public." + table])
+            let exists = try await api.database.query("SELECT to_regclass($1)::text AS t", [APITestHarness.schema + "." + table])
             #expect(try exists.first?.decode("t", as: String?.self) == table, "table \(table) still exists")
         }
         #expect(try await api.snapshot(of: bystander) == before, "the bystander's rows are unchanged")

@@ -7,12 +7,12 @@ import Testing
 @Suite("One user cannot read or change another's data")
 struct CrossUserTests {
     @Test func bobCannotReadOrChangeAlicesFollowsDevicesOrActivities() async throws {
-        let api = try await SecurityHarness.shared()
-        let (alice, bob, match) = (SecurityHarness.unique("alice"), SecurityHarness.unique("bob"), SecurityHarness.unique("m"))
-        try await api.seedMatch(match)
+        let api = try await APITestHarness.shared()
+        let (alice, bob, match) = (APITestHarness.unique("alice"), APITestHarness.unique("bob"), APITestHarness.unique("m"))
+        try await api.seedMatch(match, live: true)
         try await api.registerDevice(alice, "alice-phone")
         #expect(try await api.call("POST", "/user/follow/match", as: alice, json: ["matchId": match]).status == 200)
-        let aliceToken = SecurityHarness.hexToken(length: 160)
+        let aliceToken = APITestHarness.hexToken(length: 160)
         #expect(try await api.call("POST", "/matches/\(match)/activity-token", as: alice,
                                    json: ["token": aliceToken, "deviceId": "alice-phone"]).status == 200)
         let before = try await api.snapshot(of: alice)
@@ -30,12 +30,12 @@ struct CrossUserTests {
             ("DELETE", "/user/follow/match", ["matchId": match, "userId": alice]),
             ("POST", "/matches/\(match)/unfollow", ["deviceId": "alice-phone", "userId": alice]),
             ("POST", "/matches/\(match)/activity-dismissed", ["deviceId": "alice-phone", "userId": alice]),
-            ("POST", "/matches/\(match)/activity-token", ["token": SecurityHarness.hexToken(length: 160), "deviceId": "alice-phone"]),
+            ("POST", "/matches/\(match)/activity-token", ["token": APITestHarness.hexToken(length: 160), "deviceId": "alice-phone"]),
             ("POST", "/matches/\(match)/activity-token", ["token": aliceToken, "deviceId": "alice-phone", "userId": alice]),
             ("POST", "/user/follow/match", ["matchId": match, "deviceId": "alice-phone", "userId": alice]),
             ("POST", "/matches/\(match)/follow", ["deviceId": "alice-phone"]),
             ("POST", "/devices", ["deviceId": "alice-phone", "apnsEnvironment": "production", "appVersion": "6.6.6",
-                                  "pushToStartToken": SecurityHarness.hexToken(), "userId": alice]),
+                                  "pushToStartToken": APITestHarness.hexToken(), "userId": alice]),
             ("DELETE", "/devices/alice-phone", nil),
         ]
         for (method, path, json) in attempts {

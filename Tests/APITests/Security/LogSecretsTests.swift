@@ -80,7 +80,7 @@ struct LogSecretsTests {
             return try await RawHTTPClient.request(port: apiPort, method: method, path: path, headers: headers, body: body)
         }
         #expect(try await call("POST", "/devices", token, ["deviceId": "phone", "apnsEnvironment": "sandbox", "appVersion": "1.0",
-                                                           "pushToStartToken": SecurityHarness.hexToken()]).status == 200)
+                                                           "pushToStartToken": APITestHarness.hexToken()]).status == 200)
         #expect(try await call("GET", "/user/follows", token).status == 200)
         #expect(try await call("GET", "/matches", other).status == 200)
         _ = try await call("POST", "/user/follow/match", token, ["matchId": "log-secrets-\(suffix)"])
@@ -98,7 +98,7 @@ struct LogSecretsTests {
         let now = Int64(Date().timeIntervalSince1970)
         for index in 0..<3 {
             let targets = (0..<4).map { device in
-                PushTarget(token: SecurityHarness.hexToken(length: 128), env: .production, userId: user, deviceId: "d\(device)")
+                PushTarget(token: APITestHarness.hexToken(length: 128), env: .production, userId: user, deviceId: "d\(device)")
             }
             let job = PushJob(
                 jobId: "security-\(suffix)-\(index)", kind: .liveActivityUpdate, matchId: "m-\(suffix)", seq: Int64(index + 1), priority: 5,

@@ -15,7 +15,7 @@ struct ForgedTokenRouteTests {
             ("POST", "/matches/\(match)/follow", ["deviceId": device]),
             ("POST", "/matches/\(match)/unfollow", nil),
             ("GET", "/user/follows", nil),
-            ("POST", "/matches/\(match)/activity-token", ["token": SecurityHarness.hexToken(length: 160), "deviceId": device]),
+            ("POST", "/matches/\(match)/activity-token", ["token": APITestHarness.hexToken(length: 160), "deviceId": device]),
             ("POST", "/matches/\(match)/activity-dismissed", ["deviceId": device]),
             ("POST", "/devices", ["deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "1.0.0"]),
             ("DELETE", "/devices/\(device)", nil),
@@ -29,10 +29,10 @@ struct ForgedTokenRouteTests {
     }
 
     @Test func everyForgedTokenIsRefusedOnEveryAuthenticatedRoute() async throws {
-        let api = try await SecurityHarness.shared()
-        let victim = SecurityHarness.unique("victim")
-        let match = SecurityHarness.unique("m")
-        try await api.seedMatch(match)
+        let api = try await APITestHarness.shared()
+        let victim = APITestHarness.unique("victim")
+        let match = APITestHarness.unique("m")
+        try await api.seedMatch(match, live: true)
         try await api.registerDevice(victim, "phone")
         #expect(try await api.call("POST", "/user/follow/match", as: victim, json: ["matchId": match]).status == 200)
         let before = try await api.snapshot(of: victim)

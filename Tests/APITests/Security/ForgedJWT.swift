@@ -2,7 +2,7 @@ import Auth
 import COpenSSL
 import Foundation
 
-/// Forged, expired and otherwise invalid tokens for `SecurityHarness`'s verifier, each with a name.
+/// Forged, expired and otherwise invalid tokens for `APITestHarness`'s verifier, each with a name.
 enum ForgedJWT {
     static func b64(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -23,7 +23,7 @@ enum ForgedJWT {
     }
 
     static func claims(_ user: String, now: Date = Date(), admin: Bool = false) -> JWTClaims {
-        JWTSigner.accessClaims(userId: user, issuer: SecurityHarness.issuer, clientId: SecurityHarness.clientId, now: now, admin: admin)
+        JWTSigner.accessClaims(userId: user, issuer: APITestHarness.issuer, clientId: APITestHarness.clientId, now: now, admin: admin)
     }
 
     static func encoded(_ value: some Encodable) -> [UInt8] {
@@ -34,7 +34,7 @@ enum ForgedJWT {
 
     /// Every forgery, for `user` (admin claims set, so the admin routes are covered too).
     static func all(user: String) throws -> [(name: String, token: String)] {
-        let signer = SecurityHarness.signer
+        let signer = APITestHarness.signer
         let now = Date()
         var expired = claims(user, now: now.addingTimeInterval(-7200), admin: true)
         expired.exp = Int64(now.timeIntervalSince1970) - 120
@@ -49,13 +49,13 @@ enum ForgedJWT {
         wrongAudience.aud = ["another-app"]
         var idToken = claims(user, admin: true)
         idToken.tokenUse = "id"
-        idToken.aud = [SecurityHarness.clientId]
+        idToken.aud = [APITestHarness.clientId]
         let payload = encoded(claims(user, admin: true))
         let none = b64(encoded(["alg": "none", "typ": "JWT"])) + "." + b64(payload) + "."
         let noneKid = b64(encoded(["alg": "none", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload) + "."
         let hsInput = b64(encoded(["alg": "HS256", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload)
-        let hs256 = hsInput + "." + b64(hmac(key: Array(SecurityHarness.keyPair.publicKeyPEM.utf8), Array(hsInput.utf8)))
-        let unknownKid = try JWTSigner(keyPair: SecurityHarness.keyPair, kid: "rotated-away").sign(claims(user, admin: true))
+        let hs256 = hsInput + "." + b64(hmac(key: Array(APITestHarness.keyPair.publicKeyPEM.utf8), Array(hsInput.utf8)))
+        let unknownKid = try JWTSigner(keyPair: APITestHarness.keyPair, kid: "rotated-away").sign(claims(user, admin: true))
         let otherKey = try JWTSigner(keyPair: try RSAKeyPair.generate(), kid: "security-test-key").sign(claims(user, admin: true))
         let good = try signer.sign(claims(user, admin: true)).split(separator: ".").map(String.init)
         let tampered = good[0] + "." + b64(encoded(claims("someone-else", admin: true))) + "." + good[2]
