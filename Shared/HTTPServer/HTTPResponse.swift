@@ -42,6 +42,15 @@ public struct HTTPResponse: Sendable, Equatable {
         }
     }
 
+    /// A JSON response whose body the caller already encoded (it must be one JSON value).
+    public static func json(encoded body: [UInt8], status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [jsonContentType], body: body)
+    }
+
+    /// The encoder `json(_:status:)` uses: sorted keys, unescaped slashes, ISO 8601 dates. Encode pieces
+    /// of a response with it so they read exactly like the rest.
+    public static func jsonEncoder() -> JSONEncoder { makeEncoder() }
+
     /// A text body.
     /// - Parameters:
     ///   - text: body text, sent as UTF-8.

@@ -56,9 +56,30 @@ enum FollowRoutes {
         } catch FollowError.startsNotQueued {
             throw HTTPError.unavailable("push jobs could not be queued; retry the follow")
         }
-        return .json(APIBodies.FollowResponse(
+        let response = APIBodies.FollowResponse(
             matchId: matchId, following: true, isLive: outcome.match.isLive, expiresAt: ISOTime.string(outcome.expiresAt),
-            startedDevices: started, displayState: outcome.match.isLive ? outcome.match.displayState : nil))
+            startedDevices: started, displayState: outcome.match.isLive ? outcome.match.displayState : nil)
+        if response.displayState != nil, let stateJSON = outcome.match.displayStateJSON {
+            return splicedFollowResponse(response, stateJSON: stateJSON)
+        }
+        return .json(response)
+    }
+
+    /// The follow answer with the display state spliced in as bytes the cache encoded once per state (encoding
+    /// the state was most of a follow's encoding work); the same JSON `.json(response)` gives.
+    static func splicedFollowResponse(_ response: APIBodies.FollowResponse, stateJSON: [UInt8]) -> HTTPResponse {
+        var head = response
+        head.displayState = nil
+        guard let encoded = try? HTTPResponse.jsonEncoder().encode(head), encoded.first == UInt8(ascii: "{") else {
+            return .json(response)
+        }
+        var body: [UInt8] = Array(#"{"displayState":"#.utf8)
+        body.reserveCapacity(body.count + stateJSON.count + encoded.count + 1)
+        body += stateJSON
+        let rest = encoded.dropFirst()
+        if rest.first != UInt8(ascii: "}") { body.append(UInt8(ascii: ",")) }
+        body += rest
+        return .json(encoded: body)
     }
 
     /// Ends the caller's activities for the match with `reason` (end pushes first), deletes the follow.

@@ -82,9 +82,14 @@ private struct BatchRun: Sendable {
         for (index, outcome) in outcomes.enumerated() {
             guard let outcome, !outcome.starts.isEmpty else { continue }
             let matchId = keys[index].matchId
-            let payload = payloads.payload(matchId: matchId, stateText: outcome.stateText, now: now) {
-                factory.startPayload(matchId: matchId, state: Self.state(outcome.match, matchId: matchId, now: now), now: now)
-            }
+            let state = Self.state(outcome.match, matchId: matchId, now: now)
+            // A detector state is the same text whenever it is read, so its body is a cached template; a fallback
+            // built from the card carries `now` as its updatedAt, so it is encoded for this request.
+            let payload = outcome.match.displayState == nil
+                ? factory.startPayload(matchId: matchId, state: state, now: now)
+                : payloads.payload(matchId: matchId, stateText: outcome.stateText, now: now) { at in
+                    factory.startPayload(matchId: matchId, state: state, now: at)
+                }
             guard let payload else {
                 failures[index] = "start payload could not be encoded"
                 continue

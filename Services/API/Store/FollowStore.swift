@@ -64,9 +64,11 @@ struct FollowStore: Sendable {
             if outcomes[index] == nil {
                 let card: String? = try row.decode("card", as: String?.self)
                 let state: String? = try row.decode("display_state", as: String?.self)
+                let cached = displayStates.entry(state)
                 let match = MatchStore.MatchInfo(
                     isLive: try row.decode("is_live"), startsAt: try row.decode("starts_at", as: Date?.self),
-                    card: MatchStore.card(card), displayState: displayStates.state(state), seq: try row.decode("seq"))
+                    card: MatchStore.card(card), displayState: cached?.state, seq: try row.decode("seq"),
+                    displayStateJSON: cached?.json)
                 outcomes[index] = FollowOutcome(
                     match: match, expiresAt: try row.decode("expires_at"), starts: [], stateText: state ?? card ?? "")
             }

@@ -16,6 +16,8 @@ struct MatchStore: Sendable {
         var card: MatchCard?
         var displayState: UnifiedDisplayState?
         var seq: Int64
+        /// `displayState` encoded as the api answers it, when it came through `DisplayStateCache`.
+        var displayStateJSON: [UInt8]? = nil
     }
 
     /// The display state and seq of a match (nil state when the detector has none).
