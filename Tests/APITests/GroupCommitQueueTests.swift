@@ -38,6 +38,34 @@ struct GroupCommitQueueTests {
         #expect(seen.last.map { $0.sorted() } == [1, 2, 3], "equal inputs reach the work once")
     }
 
+    /// With a wait configured, a batch waits for company only while another batch runs.
+    @Test(.timeLimit(.minutes(1))) func theWaitAppliesOnlyUnderLoad() async throws {
+        // Idle queue with a 120 s wait: a lone input still goes at once (waiting would exceed the time limit).
+        let idle = GroupCommitQueue<Int, Int>(limits: .init(maxBatch: 3, concurrency: 2, maxWait: .seconds(120))) { inputs, _ in
+            inputs.map { .success($0) }
+        }
+        #expect(try await idle.submit(7) == 7)
+
+        // Under load (one batch holds a slot): the next batch waits (up to 2 s) and collects what arrives meanwhile.
+        let gate = TestGate()
+        let batches = Batches()
+        let queue = GroupCommitQueue<Int, Int>(limits: .init(maxBatch: 3, concurrency: 2, maxWait: .seconds(2))) { inputs, _ in
+            batches.record(inputs)
+            if inputs == [0] { await gate.wait() }
+            return inputs.map { .success($0) }
+        }
+        async let first = queue.submit(0)
+        try await eventually("the first batch runs") { batches.all.count == 1 }
+        async let a = queue.submit(1)
+        async let b = queue.submit(2)
+        async let c = queue.submit(3)
+        #expect(try await [a, b, c] == [1, 2, 3])
+        #expect(batches.all.count == 2)
+        #expect(batches.all.last.map { $0.sorted() } == [1, 2, 3], "the waiting batch collected all three")
+        gate.open()
+        #expect(try await first == 0)
+    }
+
     @Test func aLoneInputGoesAtOnceAndAFailingBatchFailsOnlyItsCallers() async throws {
         let gate = TestGate()
         let batches = Batches()

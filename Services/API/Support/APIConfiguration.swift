@@ -18,10 +18,10 @@ import ServiceKit
 /// | `PUSH_SHARDS` | 64 (PushSharding.defaultShards) | shard count of the push.jobs key "matchId:shard" |
 /// | `PUSH_JOBS_TOPIC` | `push.jobs` | where jobs go (override only to isolate benchmarks) |
 /// | `API_DB_POOL_SIZE` | 4 × cores (≥ 8) | PostgreSQL connections (a follow is one statement; more connections than this only add context switches) |
-/// | `API_KAFKA_LINGER_MS` | 2 | producer linger |
+/// | `API_KAFKA_LINGER_MS` | 0 | producer linger (a batch's start jobs are produced together anyway) |
 /// | `API_FOLLOW_BATCH_SIZE` | 64 | most follows per follow statement (group commit; 1 = one statement per follow) |
 /// | `API_FOLLOW_BATCH_CONCURRENCY` | 2 | follow statements running at once (more requests queue for the next batch) |
-/// | `API_FOLLOW_BATCH_WAIT_US` | 0 | how long a starting batch waits for more follows (0: a lone follow goes at once) |
+/// | `API_FOLLOW_BATCH_WAIT_US` | 1000 | how long a batch that starts while another runs waits for more follows (bigger batches under load; an idle follow never waits; 0: never) |
 /// | `API_START_RESEND_SECONDS` | 60 | a repeated follow re-sends push-to-start to a PENDING row older than this |
 /// | `API_MAX_START_ATTEMPTS` | 5 | …at most this many starts per row through repeated follows |
 /// | `API_MAX_MATCH_HOURS` | 120 | assumed longest match: follow expiry = start + this + 48 h |
@@ -41,9 +41,9 @@ struct APIConfiguration: Sendable {
     var pushShards: Int = PushSharding.defaultShards
     var pushJobsTopic: String = "push.jobs"
     var databasePoolSize: Int = APIConfiguration.defaultPoolSize
-    var kafkaLinger: Duration = .milliseconds(2)
+    var kafkaLinger: Duration = .zero
     var policy = FollowPolicy()
-    var followBatch = GroupCommitQueue<FollowStore.FollowKey, FollowBatcher.Outcome>.Limits()
+    var followBatch = GroupCommitQueue<FollowStore.FollowKey, FollowBatcher.Outcome>.Limits(maxWait: .milliseconds(1))
     var rateLimitPerMinute: Int = 1200
     var liveRetry = LiveRetryPolicy()
     var liveCacheSeconds: TimeInterval = 1
@@ -91,10 +91,10 @@ struct APIConfiguration: Sendable {
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         pushJobsTopic = environment.string("PUSH_JOBS_TOPIC", default: "push.jobs")
         databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: Self.defaultPoolSize, in: 1...256)
-        kafkaLinger = .milliseconds(try environment.int("API_KAFKA_LINGER_MS", default: 2, in: 0...1000))
+        kafkaLinger = .milliseconds(try environment.int("API_KAFKA_LINGER_MS", default: 0, in: 0...1000))
         followBatch.maxBatch = try environment.int("API_FOLLOW_BATCH_SIZE", default: 64, in: 1...1000)
         followBatch.concurrency = try environment.int("API_FOLLOW_BATCH_CONCURRENCY", default: 2, in: 1...64)
-        followBatch.maxWait = .microseconds(try environment.int("API_FOLLOW_BATCH_WAIT_US", default: 0, in: 0...100_000))
+        followBatch.maxWait = .microseconds(try environment.int("API_FOLLOW_BATCH_WAIT_US", default: 1000, in: 0...100_000))
         policy.startResendAfter = TimeInterval(try environment.int("API_START_RESEND_SECONDS", default: 60, in: 0...86_400))
         policy.maximumStartAttempts = try environment.int("API_MAX_START_ATTEMPTS", default: 5, in: 1...100)
         policy.maximumMatchDuration = TimeInterval(try environment.int("API_MAX_MATCH_HOURS", default: 120, in: 1...720) * 3600)

@@ -5,8 +5,9 @@ import Synchronization
 /// a wait for acknowledgements) are paid once per batch instead of once per caller.
 ///
 /// Batches form by themselves under load: when fewer than `Limits.concurrency` batches run, a new
-/// input starts a batch at once (a lone caller never waits for company, unless `Limits.maxWait` is
-/// set); otherwise it queues and goes with the next batch, up to `Limits.maxBatch` inputs.
+/// input starts a batch at once; otherwise it queues and goes with the next batch, up to
+/// `Limits.maxBatch` inputs. With `Limits.maxWait`, a batch that starts while another runs first waits
+/// that long for more inputs (bigger batches under load); a caller on an idle queue never waits.
 ///
 /// Equal inputs in one batch are passed to `work` once and all their callers get the same output
 /// (`work` sees distinct inputs only). A `work` call that fails fails only the callers of its batch.
@@ -21,7 +22,7 @@ final class GroupCommitQueue<Input: Hashable & Sendable, Output: Sendable>: Send
         var maxBatch: Int = 64
         /// Most batches holding a slot at once.
         var concurrency: Int = 2
-        /// How long a starting batch waits for more inputs (zero: none).
+        /// How long a batch starting while another runs waits for more inputs (zero: none).
         var maxWait: Duration = .zero
     }
 
@@ -73,7 +74,8 @@ final class GroupCommitQueue<Input: Hashable & Sendable, Output: Sendable>: Send
 
     /// Runs one batch in an already taken slot (or gives the slot back when nothing is pending).
     private func runBatch() async {
-        if limits.maxWait > .zero, state.withLock({ $0.pending.count }) < limits.maxBatch {
+        // Wait for company only under load (another batch holds a slot): an idle caller goes at once.
+        if limits.maxWait > .zero, state.withLock({ $0.pending.count < limits.maxBatch && $0.running > 1 }) {
             try? await Task.sleep(for: limits.maxWait)
         }
         let batch: [Waiter] = state.withLock { state in
