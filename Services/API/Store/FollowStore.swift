@@ -106,6 +106,10 @@ struct FollowStore: Sendable {
         publish: @Sendable ([PushJob]) async throws -> Void
     ) async throws -> EndOutcome {
         try await database.withTransaction { connection in
+            // The follow row first, then the activity rows: the same lock order as the follow statement, so a
+            // follow and an unfollow of the same (user, match) queue behind each other instead of deadlocking.
+            try await connection.execute(
+                "DELETE FROM match_follows WHERE user_id = $1 AND match_id = $2", [userId, matchId], prepared: true)
             let ended = try await connection.query(
                 """
                 WITH ended AS (
@@ -116,8 +120,6 @@ struct FollowStore: Sendable {
                 SELECT ended.device_id, ended.update_token, COALESCE(d.apns_env, 'production') AS apns_env
                 FROM ended LEFT JOIN devices d ON d.user_id = $1 AND d.device_id = ended.device_id ORDER BY ended.device_id
                 """, [userId, matchId, reason, now], prepared: true)
-            try await connection.execute(
-                "DELETE FROM match_follows WHERE user_id = $1 AND match_id = $2", [userId, matchId], prepared: true)
             var targets: [PushJobFactory.Target] = []
             var devices: [String] = []
             for row in ended {
