@@ -52,11 +52,11 @@ enum ForgedJWT {
         idToken.aud = [APITestHarness.clientId]
         let payload = encoded(claims(user, admin: true))
         let none = b64(encoded(["alg": "none", "typ": "JWT"])) + "." + b64(payload) + "."
-        let noneKid = b64(encoded(["alg": "none", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload) + "."
-        let hsInput = b64(encoded(["alg": "HS256", "kid": "security-test-key", "typ": "JWT"])) + "." + b64(payload)
+        let noneKid = b64(encoded(["alg": "none", "kid": "api-test-key", "typ": "JWT"])) + "." + b64(payload) + "."
+        let hsInput = b64(encoded(["alg": "HS256", "kid": "api-test-key", "typ": "JWT"])) + "." + b64(payload)
         let hs256 = hsInput + "." + b64(hmac(key: Array(APITestHarness.keyPair.publicKeyPEM.utf8), Array(hsInput.utf8)))
         let unknownKid = try JWTSigner(keyPair: APITestHarness.keyPair, kid: "rotated-away").sign(claims(user, admin: true))
-        let otherKey = try JWTSigner(keyPair: try RSAKeyPair.generate(), kid: "security-test-key").sign(claims(user, admin: true))
+        let otherKey = try JWTSigner(keyPair: try RSAKeyPair.generate(), kid: "api-test-key").sign(claims(user, admin: true))
         let good = try signer.sign(claims(user, admin: true)).split(separator: ".").map(String.init)
         let tampered = good[0] + "." + b64(encoded(claims("someone-else", admin: true))) + "." + good[2]
         let flippedSignature = good[0] + "." + good[1] + "." + String(good[2].reversed())
