@@ -97,7 +97,7 @@ let package = Package(
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
         tests("LACoordinatorTests", ["ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
-        tests("FastJSONTests", ["FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
+        tests("FastJSONTests", ["SharedTestSupport", "FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectorServiceTests", ["SharedTestSupport", "ServerTestSupport", "Detector", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Cricket
 import FastJSON
 import Foundation
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func sportMonksFieldPathsSurvive() throws {
-        let url = TestData.reference.appendingPathComponent("fixture-71344-live.json")
+        let url = DataDirectory.reference.appendingPathComponent("fixture-71344-live.json")
         var text = try String(contentsOf: url, encoding: .utf8)
         // Break the first ball's score: runs must be an Int.
         let range = try #require(text.range(of: #""runs": 1,"#) ?? text.range(of: #""runs":1,"#))

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import CricsheetReplay
 import Cricket
 import FastJSON
@@ -85,8 +86,8 @@ import Testing
 
     /// A whole real match, ball by ball, with one cache: every snapshot equals the plain decode.
     @Test func aReplayedMatchDecodesIdenticallyWithTheCache() throws {
-        let file = try #require(try TestData.matchFiles().first { $0.lastPathComponent == "1415755.json" }
-                                ?? TestData.matchFiles().first)
+        let file = try #require(try DataDirectory.matchFiles().first { $0.lastPathComponent == "1415755.json" }
+                                ?? DataDirectory.matchFiles().first)
         let match = try CricsheetMatch.load(contentsOf: file)
         let builder = SportMonksFixtureBuilder(match: match)
         let cache = FastJSONReuseCache(reusing: [SportMonksBall.self])

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Contracts
 import CricsheetReplay
 import Cricket
@@ -15,8 +16,8 @@ import Testing
     }
 
     @Test func everyCricsheetMatchAtSeveralPositionsDecodesLikeJSONDecoder() throws {
-        let files = try TestData.matchFiles()
-        #expect(files.count >= 10, "Cricsheet data not found at \(TestData.cricsheet.path)")
+        let files = try DataDirectory.matchFiles()
+        #expect(files.count >= 10, "Cricsheet data not found at \(DataDirectory.cricsheet.path)")
         var compared = 0
         for file in files {
             let match = try CricsheetMatch.load(contentsOf: file)
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func recordedSportMonksReplyDecodesLikeJSONDecoder() throws {
-        let url = TestData.reference.appendingPathComponent("fixture-71344-live.json")
+        let url = DataDirectory.reference.appendingPathComponent("fixture-71344-live.json")
         let bytes = Array(try Data(contentsOf: url))
         struct Envelope: Decodable, Equatable { var data: SportMonksFixture }
         let fast = try FastJSONDecoder().decode(Envelope.self, from: bytes)

@@ -27,6 +27,12 @@ public enum DataDirectory {
                            1322276, 1322277, 1322280, 1359487, 1359519, 1370353, 1415744, 1415755, 1426312,
                            1426557, 1442989]
 
+    /// Every Cricsheet match file in the data directory, sorted by path.
+    public static func matchFiles() throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: cricsheet, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+    }
+
     public static func url(_ id: Int) -> URL { cricsheet.appendingPathComponent("\(id).json") }
     public static func match(_ id: Int) throws -> CricsheetMatch { try CricsheetMatch.load(contentsOf: url(id)) }
     public static func raw(_ id: Int) throws -> [String: Any] {

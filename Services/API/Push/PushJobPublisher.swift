@@ -11,12 +11,7 @@ struct PushJobPublisher: Sendable {
     /// - Throws: the first delivery failure; earlier jobs may already be on the topic (consumers are idempotent).
     func publish(_ jobs: [PushJob]) async throws {
         guard !jobs.isEmpty else { return }
-        var messages: [KafkaOutgoingMessage] = []
-        messages.reserveCapacity(jobs.count)
-        for job in jobs {
-            messages.append(KafkaOutgoingMessage(topic: topic, key: Array(factory.key(of: job).utf8), value: try MessageCodec.encode(job)))
-        }
-        for result in await producer.sendAll(messages) {
+        for result in await producer.sendAll(messages(jobs)) {
             if case .failure(let error) = result { throw error }
         }
     }
@@ -25,22 +20,14 @@ struct PushJobPublisher: Sendable {
     /// order: nil when the broker acknowledged it, else why it is not on the topic.
     func publishEach(_ jobs: [PushJob]) async -> [(any Error)?] {
         guard !jobs.isEmpty else { return [] }
-        var failures = [(any Error)?](repeating: nil, count: jobs.count)
-        var messages: [KafkaOutgoingMessage] = []
-        var positions: [Int] = []
-        messages.reserveCapacity(jobs.count)
-        positions.reserveCapacity(jobs.count)
-        for (position, job) in jobs.enumerated() {
-            do {
-                messages.append(KafkaOutgoingMessage(topic: topic, key: Array(factory.key(of: job).utf8), value: try MessageCodec.encode(job)))
-                positions.append(position)
-            } catch {
-                failures[position] = error
-            }
+        return await producer.sendAll(messages(jobs)).map { result in
+            if case .failure(let error) = result { return error }
+            return nil
         }
-        for (index, result) in (await producer.sendAll(messages)).enumerated() {
-            if case .failure(let error) = result { failures[positions[index]] = error }
-        }
-        return failures
+    }
+
+    /// One message per job, keyed "matchId:shard", encoded by `PushJobEncoder` (MessageCodec's bytes).
+    private func messages(_ jobs: [PushJob]) -> [KafkaOutgoingMessage] {
+        jobs.map { KafkaOutgoingMessage(topic: topic, key: Array(factory.key(of: $0).utf8), value: PushJobEncoder.encode($0)) }
     }
 }

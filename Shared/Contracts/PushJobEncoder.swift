@@ -1,5 +1,3 @@
-import Contracts
-
 /// Writes a `PushJob` as the exact bytes `MessageCodec.encode` makes (sorted keys, no whitespace,
 /// slashes unescaped), several times faster: a 1,000-target job is ~230 kB and a big match makes
 /// a thousand of them per event. Tests compare both encoders byte for byte.
