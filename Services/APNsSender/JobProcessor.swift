@@ -27,8 +27,9 @@ struct JobProcessor: Sendable {
     let metrics: SenderMetrics
     let logger: Logger
 
-    /// Processes a decoded, valid job.
-    func process(_ job: PushJob) async -> Result {
+    /// Processes a decoded, valid job. Between retry rounds the job waits through `slot`, which
+    /// parks it without a sending slot when its `JobSet` has room.
+    func process(_ job: PushJob, slot: JobSlot = .unmanaged()) async -> Result {
         let started = ContinuousClock.now
         metrics.jobsInFlight.increment()
         defer { metrics.jobsInFlight.decrement() }
@@ -76,7 +77,14 @@ struct JobProcessor: Sendable {
                     "delayMs": String(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
                     "lastError": lastError ?? "",
                 ])
-                do { try await Task.sleep(for: delay) } catch { return abandon(job) }
+                metrics.jobsWaiting.increment()
+                do {
+                    try await slot.wait(delay)
+                    metrics.jobsWaiting.decrement()
+                } catch {
+                    metrics.jobsWaiting.decrement()
+                    return abandon(job)
+                }
             case .giveUp(let why):
                 dead.append(contentsOf: remaining)
                 remaining = []

@@ -30,6 +30,11 @@ struct SenderConfiguration: Sendable {
     /// `APNS_SENDER_MAX_JOBS`: jobs processed concurrently (each up to 1,000 targets; 4 keeps
     /// 4,000 pushes queued for 2 × 1,000 streams at about 110 MB RSS).
     var maxInFlightJobs: Int
+    /// `APNS_SENDER_MAX_WAITING_JOBS`: jobs that may wait between retry rounds without a sending
+    /// slot (`JobSet`), on top of `maxInFlightJobs`. A waiting job holds only its payload and its
+    /// unanswered targets (≤ 1,000 × about 200 bytes), so 32 of them cost a few MB. 0: a job waits
+    /// holding its slot.
+    var maxWaitingJobs = 32
     /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
     /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
     /// Default 15 attempts, 200 ms doubling to 5 s: about a minute of throttling is ridden out, and
@@ -141,6 +146,7 @@ struct SenderConfiguration: Sendable {
             shutdownGrace: shutdownGrace,
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
+        maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
     }
 
     /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.

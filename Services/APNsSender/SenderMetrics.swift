@@ -7,6 +7,8 @@ struct SenderMetrics: Sendable {
     let registry: MetricsRegistry
     /// Jobs in progress.
     let jobsInFlight: Gauge
+    /// Jobs waiting out a back-off between retry rounds.
+    let jobsWaiting: Gauge
     /// Time from taking a job off the topic to its last final answer.
     let jobSeconds: Histogram
     /// Targets sent again after a retryable answer.
@@ -21,6 +23,7 @@ struct SenderMetrics: Sendable {
     init(registry: MetricsRegistry) {
         self.registry = registry
         jobsInFlight = registry.gauge("apns_sender_jobs_in_flight", help: "Push jobs being processed")
+        jobsWaiting = registry.gauge("apns_sender_jobs_waiting", help: "Push jobs waiting out a back-off between retry rounds")
         jobSeconds = registry.histogram(
             "apns_sender_job_seconds", help: "Time from consuming a job to a final answer for every target",
             buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300])

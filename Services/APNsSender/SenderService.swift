@@ -6,8 +6,8 @@ import Kafka
 import Runtime
 import ServiceKit
 
-/// apns-sender's work: consume the jobs topic as group member, process up to `maxInFlightJobs`
-/// jobs concurrently, commit each partition's offsets in order once the jobs before them are
+/// apns-sender's work: consume the jobs topic as group member, send up to `maxInFlightJobs`
+/// jobs concurrently (plus up to `maxWaitingJobs` parked between retry rounds, see `JobSet`), commit each partition's offsets in order once the jobs before them are
 /// final, refresh the lag gauge, and drain on shutdown (stop polling, let in-flight jobs finish
 /// within the grace period, commit, close).
 ///
@@ -70,10 +70,11 @@ final class SenderService: Sendable {
             scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger)
         let deadLetters = DeadLetterPublisher(
             producer: producer, metrics: metrics.registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock)
-        let jobs = JobSet(limit: configuration.maxInFlightJobs)
+        let jobs = JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs)
         let background = startBackground(consumer: consumer, tracker: tracker)
         logger.info("consuming", [
             "topic": configuration.jobsTopic, "group": configuration.groupID, "maxJobs": String(configuration.maxInFlightJobs),
+            "maxWaitingJobs": String(configuration.maxWaitingJobs),
             "retryAttempts": String(configuration.retry.maxAttempts),
         ])
 
@@ -121,13 +122,13 @@ final class SenderService: Sendable {
             tracker.begin(partition, offset: message.offset)
             switch JobIntake.classify(message) {
             case .job(let job):
-                jobs.start {
-                    if case .finished = await processor.process(job) { tracker.finish(partition, offset: message.offset) }
+                jobs.start { slot in
+                    if case .finished = await processor.process(job, slot: slot) { tracker.finish(partition, offset: message.offset) }
                 }
             case .invalid(let job, let reason):
                 metrics.rejected(kind: "invalid_job")
                 logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
-                jobs.start {
+                jobs.start { _ in
                     if case .finished = await processor.deadLetter(job, reason: reason) { tracker.finish(partition, offset: message.offset) }
                 }
             case .poison(let kind, let error, let jobID):
@@ -145,7 +146,7 @@ final class SenderService: Sendable {
                 }
                 let publisher = processor.publisher
                 let metrics = self.metrics
-                jobs.start {
+                jobs.start { _ in
                     do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
                     if let record {
                         guard let outgoing = try? publisher.rejected(record), await publisher.publish([outgoing]) else { return }

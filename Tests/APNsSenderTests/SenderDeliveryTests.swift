@@ -151,6 +151,37 @@ import Testing
         try await sender.stop()
     }
 
+    /// APNs throttles per device token. A priority-10 push to a throttled token is retried until
+    /// its expiration; while it waits between rounds it must not hold the only sending slot.
+    @Test func aThrottledKeyPushWaitsWithoutStallingTheNextJob() async throws {
+        let mock = try SenderFixtures.mock()
+        let sender = try await SenderHarness.start(
+            mock: mock, retry: APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(100), maxDelay: .milliseconds(200)), maxJobs: 1)
+        try await sender.waitUntilReady()
+        let throttled = SenderFixtures.target()
+        mock.setFaults(MockAPNsFaults(throttledTokens: [throttled.token]))
+        var key = SenderFixtures.job(targets: [throttled], kind: .liveActivityEnd, expiresIn: 900)
+        key.priority = 10
+        let next = SenderFixtures.job(targets: (0..<3).map { _ in SenderFixtures.target() })
+        try await sender.produce([key, next], key: "m1:0")
+        try await SenderFixtures.waitUntil("the next job delivered while the key push is throttled", timeout: .seconds(20)) {
+            next.targets.allSatisfy { !mock.deliveries(token: $0.token).isEmpty }
+        }
+        #expect(mock.deliveries(token: throttled.token).isEmpty)
+        let throttledAnswers = mock.counters.rejected["TooManyRequests"] ?? 0
+        #expect(throttledAnswers >= 1)
+        #expect(try await sender.committed().values.reduce(0, +) == 0, "the key push, first on the partition, is not final")
+        // Past the priority-5 attempt limit (2) and still retried: it is a priority-10 push.
+        try await SenderFixtures.waitUntil("a third 429", timeout: .seconds(20)) { (mock.counters.rejected["TooManyRequests"] ?? 0) >= 3 }
+        mock.setFaults(MockAPNsFaults())
+        try await sender.waitForCommitted(2)
+        #expect(mock.deliveries(token: throttled.token).count == 1)
+        for target in next.targets { #expect(mock.deliveries(token: target.token).count == 1) }
+        #expect(sender.metrics.value("apns_sender_dead_total") == 0)
+        #expect(sender.metrics.value("apns_sender_jobs_waiting") == 0)
+        try await sender.stop()
+    }
+
     @Test func permanentRejectionsAreDeadLettered() async throws {
         let mock = try SenderFixtures.mock()
         let sender = try await SenderHarness.start(mock: mock)

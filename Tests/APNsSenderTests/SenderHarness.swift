@@ -27,7 +27,8 @@ final class SenderHarness: Sendable {
     ///   - clock: the sender's clock (APNs tokens, expirations, retry deadlines).
     static func start(
         mock: MockAPNsServer, partitions: Int32 = 1, retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
-        maxJobs: Int = 8, clock: any WallClock = SystemWallClock(), connections: Int = 2, grace: Duration = .seconds(10)
+        maxJobs: Int = 8, maxWaitingJobs: Int = 32, clock: any WallClock = SystemWallClock(), connections: Int = 2,
+        grace: Duration = .seconds(10)
     ) async throws -> SenderHarness {
         let admin = try await SenderFixtures.requireBroker()
         let jobs = SenderFixtures.unique("sender-jobs")
@@ -46,6 +47,7 @@ final class SenderHarness: Sendable {
             lagInterval: .seconds(1), shutdownGrace: grace,
             infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
         configuration.deadLetterTopic = deadLetter
+        configuration.maxWaitingJobs = maxWaitingJobs
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
     }
 

@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import Kafka
 import Runtime
+import Synchronization
 import Testing
 
 /// The parts that need no server: commit ordering, the retry policy, configuration, intake.
@@ -111,17 +112,19 @@ import Testing
         #expect(defaults.deadTopic == "push.dead")
         #expect(defaults.caFile == nil)
         #expect(defaults.shutdownGrace == .seconds(3))
+        #expect(defaults.maxWaitingJobs == 32)
         var environment = Self.validEnvironment
         environment.merge([
             "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "2197", "APNS_SANDBOX_HOST": "127.0.0.1",
             "APNS_SANDBOX_PORT": "2198", "APNS_CONNECTIONS": "4", "APNS_MAX_STREAMS": "250", "APNS_SENDER_MAX_JOBS": "3",
+            "APNS_SENDER_MAX_WAITING_JOBS": "0",
             "APNS_RETRY_MAX_ATTEMPTS": "7", "APNS_RETRY_BASE_MS": "50", "APNS_RETRY_MAX_MS": "900",
             "APNS_SENDER_JOBS_TOPIC": "j", "APNS_SENDER_GROUP": "g", "KAFKA_BROKERS": "10.0.0.1:9092",
         ]) { _, new in new }
         let custom = try SenderConfiguration(EnvironmentReader(environment), shutdownGrace: .seconds(1))
         #expect(custom.production == APNsEndpoint(host: "127.0.0.1", port: 2197))
         #expect(custom.sandbox == APNsEndpoint(host: "127.0.0.1", port: 2198))
-        #expect(custom.connections == 4 && custom.maxStreams == 250 && custom.maxInFlightJobs == 3)
+        #expect(custom.connections == 4 && custom.maxStreams == 250 && custom.maxInFlightJobs == 3 && custom.maxWaitingJobs == 0)
         #expect(custom.retry == APNsRetryPolicy(maxAttempts: 7, baseDelay: .milliseconds(50), maxDelay: .milliseconds(900)))
         #expect(custom.jobsTopic == "j" && custom.groupID == "g")
         #expect(custom.infrastructure.kafkaBrokers == "10.0.0.1:9092")
@@ -130,7 +133,7 @@ import Testing
     @Test(arguments: [
         ("APNS_TEAM_ID", nil), ("APNS_KEY_ID", nil), ("APNS_KEY_PATH", nil), ("APNS_BUNDLE_ID", nil),
         ("APNS_TEAM_ID", "TEAM\"}"), ("APNS_PRODUCTION_PORT", "0"), ("APNS_SANDBOX_PORT", "x"), ("APNS_CONNECTIONS", "0"),
-        ("APNS_MAX_STREAMS", "-1"), ("APNS_SENDER_MAX_JOBS", "many"), ("APNS_RETRY_MAX_ATTEMPTS", "0"),
+        ("APNS_MAX_STREAMS", "-1"), ("APNS_SENDER_MAX_JOBS", "many"), ("APNS_SENDER_MAX_WAITING_JOBS", "-1"), ("APNS_RETRY_MAX_ATTEMPTS", "0"),
         ("APNS_RETRY_MAX_MS", "1"), ("APNS_CA_FILE", "/nonexistent/ca.pem"), ("APNS_SENDER_DEAD_TOPIC", "a b"),
         ("KAFKA_BROKERS", "nohostport"),
     ] as [(String, String?)])
@@ -196,4 +199,60 @@ import Testing
             #expect(foundJobID == jobID)
         }
     }
+
+    @Test func aParkedJobFreesItsSendingSlotAndGetsItBackBeforeNewJobs() async throws {
+        let set = JobSet(limit: 1, waitingLimit: 1)
+        let firstResumed = Flag(), releaseFirst = Flag(), releaseSecond = Flag()
+        set.start { slot in
+            try? await slot.wait(.milliseconds(200))
+            firstResumed.set()
+            await releaseFirst.waitUntilSet()
+        }
+        #expect(await set.wait(until: { $0.parkedCount == 1 }, timeout: .seconds(10)))
+        #expect(set.hasSlot, "the parked job gave its slot up")
+        set.start { _ in await releaseSecond.waitUntilSet() }
+        #expect(!set.hasSlot)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!firstResumed.isSet, "its wait is over but the only slot is taken")
+        #expect(!set.hasSlot, "the returning job claims the next slot before any new job")
+        releaseSecond.set()
+        #expect(await set.wait(until: { _ in firstResumed.isSet }, timeout: .seconds(10)))
+        #expect(!set.hasSlot && set.count == 1 && set.parkedCount == 0)
+        releaseFirst.set()
+        #expect(await set.wait(until: { $0.count == 0 }, timeout: .seconds(10)))
+        #expect(set.hasSlot)
+    }
+
+    @Test func withoutRoomToParkAJobWaitsHoldingItsSlot() async throws {
+        let set = JobSet(limit: 1, waitingLimit: 0)
+        let waited = Flag()
+        set.start { slot in
+            try? await slot.wait(.milliseconds(300))
+            waited.set()
+        }
+        #expect(set.parkedCount == 0)
+        #expect(!set.hasSlot)
+        #expect(await set.wait(until: { $0.count == 0 }, timeout: .seconds(10)))
+        #expect(waited.isSet)
+    }
+
+    @Test func aParkedJobCancelledDuringItsWaitLeavesNothingBehind() async throws {
+        let set = JobSet(limit: 1, waitingLimit: 4)
+        let cancelled = Flag()
+        set.start { slot in
+            do { try await slot.wait(.seconds(60)) } catch { cancelled.set() }
+        }
+        #expect(await set.wait(until: { $0.parkedCount == 1 }, timeout: .seconds(10)))
+        set.cancelAll()
+        #expect(await set.wait(until: { $0.count == 0 }, timeout: .seconds(10)))
+        #expect(cancelled.isSet && set.parkedCount == 0 && set.hasSlot)
+    }
+}
+
+/// A one-way flag a test sets and a job waits for.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+    func waitUntilSet() async { while !isSet { try? await Task.sleep(for: .milliseconds(5)) } }
 }

@@ -64,10 +64,14 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
     public var latencyMilliseconds: Int
     /// New SETTINGS_MAX_CONCURRENT_STREAMS for every connection (nil: unchanged).
     public var maxConcurrentStreams: Int?
+    /// Device tokens answered 429 TooManyRequests on every push (APNs throttles per device
+    /// token: "too many requests were made consecutively to the same device token").
+    public var throttledTokens: Set<String>
 
     public init(
         tooManyRequestsRate: Double = 0, internalErrorRate: Double = 0, serviceUnavailableRate: Double = 0,
-        goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil
+        goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil,
+        throttledTokens: Set<String> = []
     ) {
         self.tooManyRequestsRate = tooManyRequestsRate
         self.internalErrorRate = internalErrorRate
@@ -75,11 +79,12 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
         self.goAwayAfterStreams = goAwayAfterStreams
         self.latencyMilliseconds = latencyMilliseconds
         self.maxConcurrentStreams = maxConcurrentStreams
+        self.throttledTokens = throttledTokens
     }
 
     enum CodingKeys: String, CodingKey {
         case tooManyRequestsRate, internalErrorRate, serviceUnavailableRate, goAwayAfterStreams, latencyMilliseconds
-        case maxConcurrentStreams
+        case maxConcurrentStreams, throttledTokens
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,6 +95,7 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
         goAwayAfterStreams = try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams)
         latencyMilliseconds = try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0
         maxConcurrentStreams = try container.decodeIfPresent(Int.self, forKey: .maxConcurrentStreams)
+        throttledTokens = try container.decodeIfPresent(Set<String>.self, forKey: .throttledTokens) ?? []
     }
 }
 

@@ -99,7 +99,8 @@ public final class MockAPNsServer: Sendable {
             }
             let roll = Double.random(in: 0..<1)
             let injected: APNsReason? =
-                roll < faults.tooManyRequestsRate ? .tooManyRequests
+                faults.throttledTokens.contains(delivery.token) ? .tooManyRequests
+                : roll < faults.tooManyRequestsRate ? .tooManyRequests
                 : roll < faults.tooManyRequestsRate + faults.internalErrorRate ? .internalServerError
                 : roll < faults.tooManyRequestsRate + faults.internalErrorRate + faults.serviceUnavailableRate ? .serviceUnavailable
                 : nil
