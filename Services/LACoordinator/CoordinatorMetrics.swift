@@ -15,6 +15,11 @@ struct CoordinatorMetrics: Sendable {
             .increment(by: count)
     }
 
+    func repeated() {
+        registry.counter("la_events_repeated_total", help: "Plain updates skipped because the match's last push carried the same state and time")
+            .increment()
+    }
+
     func fannedOut(jobs: Int, targets: Int, seconds: Double) {
         registry.counter("la_jobs_produced_total", help: "Push jobs produced and acknowledged").increment(by: jobs)
         registry.counter("la_targets_total", help: "Targets (devices) fanned out").increment(by: targets)

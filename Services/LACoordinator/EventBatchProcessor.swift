@@ -4,7 +4,8 @@ import FanOut
 import Kafka
 import Runtime
 
-/// Handles one batch of `match.events` messages: decodes them, applies latest-wins, fans each kept
+/// Handles one batch of `match.events` messages: decodes them, applies latest-wins, skips plain
+/// updates that would repeat the match's last push (`RepeatedUpdateFilter`), fans each kept
 /// event out (and ends the match's rows after an end event's jobs are acknowledged), and returns the
 /// offsets to commit for the whole batch — including skipped and unreadable messages.
 struct EventBatchProcessor: Sendable {
@@ -16,6 +17,8 @@ struct EventBatchProcessor: Sendable {
     var maximumBackoff: Duration = .seconds(5)
     /// Where unreadable messages are parked before their offsets are committed (nil: only counted).
     var deadLetters: DeadLetterPublisher? = nil
+    /// Plain updates that would repeat the match's last push (same state, same time) are skipped.
+    var repeats = RepeatedUpdateFilter()
 
     /// Processes `messages` (in partition order as polled); returns the next offset per partition.
     ///
@@ -41,7 +44,13 @@ struct EventBatchProcessor: Sendable {
         let dropped = keep.count(where: { !$0 })
         if dropped > 0 { metrics.coalesced(dropped) }
         for (event, kept) in zip(events, keep) where kept {
+            if repeats.isRepeat(event) {
+                metrics.repeated()
+                logger.debug("plain update repeats the last push, not sent", ["event_id": event.eventId, "match_id": event.matchId])
+                continue
+            }
             try await retrying(event) { try await handle(event) }
+            repeats.fannedOut(event)
         }
         return offsets
     }

@@ -147,7 +147,9 @@ struct FaultRun {
         let duplicates = reports.values.map(\.duplicates)
         for report in reports.values.sorted(by: { $0.deviceId < $1.deviceId }) {
             logger.info("device", ["device": report.deviceId, "pushes": String(report.pushes), "alerts": String(report.alerts.count),
-                                   "duplicateIDs": String(report.duplicateIDs), "duplicatePayloads": String(report.duplicatePayloads)])
+                                   "duplicateIDs": String(report.duplicateIDs), "duplicatePayloads": String(report.duplicatePayloads),
+                                   "duplicateKinds": report.duplicateKinds.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                       .joined(separator: ",")])
         }
         for observation in observations { logger.info("observed", ["fault": observation.description]) }
         logger.info("fault suite figures", [

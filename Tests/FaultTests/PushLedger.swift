@@ -26,6 +26,9 @@ final class PushLedger: Sendable {
         var duplicateIDs: Int
         /// Pushes whose exact payload this device's same token had already received (under another apns-id).
         var duplicatePayloads: Int
+        /// The duplicates by what they were: `aps.event` (start, update, end) plus "+alert" when
+        /// the push carried one, and "same-id" or "new-id".
+        var duplicateKinds: [String: Int] = [:]
         var duplicates: Int { duplicateIDs + duplicatePayloads }
     }
 
@@ -99,15 +102,26 @@ final class PushLedger: Sendable {
             guard let device = owners[delivery.token] else { continue }
             var report = reports[device] ?? DeviceReport(deviceId: device, pushes: 0, alerts: [], duplicateIDs: 0, duplicatePayloads: 0)
             report.pushes += 1
+            let alert = Self.alert(delivery.payload)
+            let kind = (Self.event(delivery.payload) ?? "none") + (alert == nil ? "" : "+alert")
             if !ids[device, default: []].insert(delivery.apnsID).inserted {
                 report.duplicateIDs += 1
+                report.duplicateKinds[kind + " same-id", default: 0] += 1
             } else if !payloads[device, default: []].insert(delivery.token + "\n" + delivery.payload).inserted {
                 report.duplicatePayloads += 1
+                report.duplicateKinds[kind + " new-id", default: 0] += 1
             }
-            if let alert = Self.alert(delivery.payload) { report.alerts.insert(alert) }
+            if let alert { report.alerts.insert(alert) }
             reports[device] = report
         }
         return reports
+    }
+
+    /// `aps.event` of a push body (start, update, end), if any.
+    static func event(_ payload: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+              let aps = object["aps"] as? [String: Any] else { return nil }
+        return aps["event"] as? String
     }
 
     /// "title|body" of `aps.alert` in a push body, if any.

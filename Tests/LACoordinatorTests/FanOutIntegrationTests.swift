@@ -125,4 +125,36 @@ struct FanOutIntegrationTests {
         try await producer.shutdown()
         await database.shutdown()
     }
+
+    @Test("events of one snapshot in separate batches: the key event is pushed, a plain update with the same state and time is not, the next snapshot is")
+    func repeatedPlainUpdateIsNotPushed() async throws {
+        let database = try await TestSupport.database()
+        let jobsTopic = try await TestSupport.topic("la-jobs-repeat")
+        let producer = try TestSupport.producer()
+        let matchId = TestSupport.unique("rep")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 2)
+        let registry = MetricsRegistry()
+        let processor = TestSupport.processor(database: database, producer: producer, jobsTopic: jobsTopic, registry: registry)
+        let fifty = TestSupport.event(matchId: matchId, seq: 1, key: KeyEvent(kind: .fifty, priority: 10, alert: Alert(title: "Fifty", body: "Kohli 50 (31)")))
+        var four = TestSupport.event(matchId: matchId, seq: 2, key: KeyEvent(kind: .four, priority: 5, alert: nil))
+        four.displayState = fifty.displayState
+        four.emittedAt = fifty.emittedAt
+        let next = TestSupport.event(matchId: matchId, seq: 3)
+        var offset: Int64 = 0
+        func message(_ event: MatchBusEvent) throws -> KafkaMessage {
+            offset += 1
+            return KafkaMessage(topic: "events", partition: 0, offset: offset, key: Array(matchId.utf8), value: try MessageCodec.encode(event),
+                                headers: [], timestamp: nil)
+        }
+        for event in [fifty, four, next] {
+            let committed = try await processor.process([try message(event)])
+            #expect(committed.values.first == offset + 1, "every message is committed, a skipped one too")
+        }
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.seq)).isSuperset(of: [1, 3]) }
+        #expect(Set(read.map(\.job.seq)) == [1, 3], "seq 2 carried the state and time seq 1 had already pushed")
+        #expect(read.filter { $0.job.seq == 1 }.flatMap(\.job.targets).count == 6)
+        #expect(registry.render().contains("la_events_repeated_total 1"))
+        try await producer.shutdown()
+        await database.shutdown()
+    }
 }

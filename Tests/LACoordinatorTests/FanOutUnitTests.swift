@@ -60,6 +60,45 @@ struct FanOutUnitTests {
         #expect(LatestWins.keep([]) == [])
     }
 
+    @Test("a plain update repeating the last push (same state, same time) is a repeat; key, end, newer content and older seqs are not")
+    func repeatedUpdates() {
+        let filter = RepeatedUpdateFilter(capacity: 2)
+        var key = Self.event("m1", 1, key: 10)
+        key.emittedAt = 5_000
+        let state = key.displayState
+        var four = Self.event("m1", 2, key: 5)
+        four.emittedAt = 5_000
+        four.displayState = state
+        #expect(!filter.isRepeat(four), "nothing pushed for m1 yet")
+        filter.fannedOut(key)
+        #expect(filter.isRepeat(four))
+        var plain = four
+        plain.seq = 3
+        plain.keyEvent = nil
+        #expect(filter.isRepeat(plain))
+        var later = plain
+        later.emittedAt = 6_000
+        #expect(!filter.isRepeat(later), "a later time is a newer timestamp for ActivityKit")
+        var changed = plain
+        changed.displayState.statusText = "India need 39 runs"
+        #expect(!filter.isRepeat(changed))
+        var alert = four
+        alert.keyEvent = KeyEvent(kind: .fifty, priority: 10, alert: Alert(title: "Fifty", body: "Kohli 50"))
+        #expect(!filter.isRepeat(alert), "an alert is never skipped")
+        var ending = plain
+        ending.phase = .ended
+        #expect(!filter.isRepeat(ending), "an end is never skipped")
+        var replay = key
+        replay.keyEvent = nil
+        #expect(!filter.isRepeat(replay), "the same seq again is a redelivery, not a repeat")
+        filter.fannedOut(ending)
+        #expect(!filter.isRepeat(four) && filter.count == 0, "an ended match is forgotten")
+        filter.fannedOut(key)
+        filter.fannedOut(Self.event("m2", 1))
+        filter.fannedOut(Self.event("m3", 1))
+        #expect(filter.count == 1, "past the capacity the memory starts over")
+    }
+
     @Test("plan: kind, priority, expiration, alert only for priority 10, dismissal-date for end, deterministic bytes")
     func plan() throws {
         let policy = PushPolicy(updateExpiration: 60, keyEventExpiration: 600, endExpiration: 3600, staleAfter: 1800, dismissAfter: 900)
