@@ -29,6 +29,8 @@ struct MatchOrchestrator: Sendable {
         var jobTTL: Duration = .seconds(300)
         /// Candidates handled per transaction.
         var chunkSize = 200
+        /// Where the start jobs go (tests use their own topic).
+        var jobsTopic = PushJob.topic.name
     }
 
     /// What one pass did.
@@ -162,7 +164,7 @@ struct MatchOrchestrator: Sendable {
                 }
             }
             let messages = try jobs.map { job, _ in
-                KafkaOutgoingMessage(topic: PushJob.topic.name, key: Array(PushJob.key(matchId: job.matchId,
+                KafkaOutgoingMessage(topic: settings.jobsTopic, key: Array(PushJob.key(matchId: job.matchId,
                     shard: PushSharding.shard(token: job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
             }
             for result in await producer.sendAll(messages) {

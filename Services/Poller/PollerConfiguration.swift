@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Runtime
 import ServiceKit
@@ -26,6 +27,8 @@ struct PollerConfiguration: Sendable {
     var leaderRetry: Duration = .seconds(3)
     /// `POLLER_LOCK_NAME`: name of the advisory lock (hashed to its key).
     var lockName: String = "sightscreen.poller"
+    /// Where snapshots go (tests use their own topic).
+    var fixturesTopic = FixtureSnapshot.topic.name
     /// Orchestrator settings (`ORCHESTRATOR_*`, `PUSH_SHARDS`).
     var orchestrator = MatchOrchestrator.Settings()
     /// `TTL_SWEEP_INTERVAL_MS` / `TTL_BATCH_SIZE` / `TTL_MAX_BATCHES`.

@@ -54,7 +54,7 @@ struct PollerService: Sendable {
         let client = SportMonksClient(baseURL: configuration.baseURL, apiToken: configuration.apiToken,
                                       timeout: configuration.requestTimeout)
         let store = MatchStore(database: database)
-        let poller = FeedPoller(client: client, store: store, publisher: KafkaSnapshotPublisher(producer: producer),
+        let poller = FeedPoller(client: client, store: store, publisher: KafkaSnapshotPublisher(producer: producer, topic: configuration.fixturesTopic),
                                 include: configuration.include, clock: clock, metrics: metrics, logger: logger.child("feed"))
         let pollLoop = PollLoop(poller: poller, interval: configuration.pollInterval, backoff: configuration.backoff,
                                 sleeper: sleeper, random: random, metrics: metrics, logger: logger.child("feed"))

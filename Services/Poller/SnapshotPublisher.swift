@@ -7,11 +7,12 @@ protocol SnapshotPublisher: Sendable {
     func publish(_ snapshot: FixtureSnapshot) async throws
 }
 
-/// Produces to `sportmonks.fixtures`, key matchId.
+/// Produces to `sportmonks.fixtures` (or `topic`), key matchId.
 struct KafkaSnapshotPublisher: SnapshotPublisher {
     let producer: KafkaProducer
+    var topic = FixtureSnapshot.topic.name
 
     func publish(_ snapshot: FixtureSnapshot) async throws {
-        _ = try await producer.send(topic: FixtureSnapshot.topic.name, key: snapshot.matchId, value: try MessageCodec.encode(snapshot))
+        _ = try await producer.send(topic: topic, key: snapshot.matchId, value: try MessageCodec.encode(snapshot))
     }
 }

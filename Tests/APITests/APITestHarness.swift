@@ -29,6 +29,9 @@ final class APITestHarness: Sendable {
     /// This test process's own schema (every table, migrated once), so rows other runs left behind in the
     /// shared database (hundreds of "live" matches) never change what a test sees.
     static let schema = "api_tests_" + UUID().uuidString.prefix(8).lowercased()
+    /// The push-jobs topic of this test process (created with the schema): the shared `push.jobs`
+    /// stays free of test jobs, which a later run's fresh apns-sender group could otherwise read.
+    static let jobsTopic = "api-tests.push-jobs." + schema.dropFirst("api_tests_".count)
 
     let server: HTTPServer
     let service: APIService
@@ -52,7 +55,7 @@ final class APITestHarness: Sendable {
         do {
             try await Migrations.once(database)
         } catch {
-            throw APITestFailure(description: "PostgreSQL not usable at \(databaseURL): start it with scripts/stack servers (\(error))")
+            throw APITestFailure(description: "PostgreSQL (\(databaseURL)) or Kafka (\(brokers)) not usable: start them with scripts/stack up (\(error))")
         }
         try KafkaLibrary.requireMinimumVersion()
         var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: jobBrokers, clientId: "api-tests")
@@ -65,6 +68,7 @@ final class APITestHarness: Sendable {
             verifier: JWTVerifierConfiguration(issuer: issuer, clientId: clientId))
         configuration.rateLimitPerMinute = 0
         configuration.liveCacheSeconds = 0
+        configuration.pushJobsTopic = jobsTopic
         configure(&configuration)
         let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "api-tests-admin"), logger: logger)
         let service = try APIService(
@@ -192,6 +196,10 @@ enum Migrations {
         try await MigrationGate.shared.run {
             try await database.execute("CREATE SCHEMA IF NOT EXISTS \(APITestHarness.schema)")
             try await PostgresMigrator(database).apply(SightscreenMigrations.all)
+            let admin = try KafkaAdmin(
+                configuration: KafkaAdminConfiguration(bootstrapServers: APITestHarness.brokers, clientId: "api-tests-setup"),
+                logger: APITestHarness.logger)
+            try await admin.createTopics([KafkaTopicSpec(name: APITestHarness.jobsTopic, partitions: 3)], timeout: .seconds(10))
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import Kafka
 import Runtime
 
-/// Reads push.jobs with a fresh consumer group (from the earliest offset) for the whole test
-/// process and keeps the jobs by matchId, so tests can wait for theirs.
+/// Reads this process's push-jobs topic (`APITestHarness.jobsTopic`) with a fresh consumer group
+/// (from the earliest offset) for the whole test process and keeps the jobs by matchId, so tests can wait for theirs.
 actor JobCollector {
     static let shared = JobCollector()
 
@@ -27,7 +27,7 @@ actor JobCollector {
         do {
             var configuration = KafkaConsumerConfiguration(
                 bootstrapServers: APITestHarness.brokers, clientId: "api-tests-jobs",
-                groupId: "api-tests-\(UUID().uuidString.prefix(8))", topics: [Topic.pushJobs.name])
+                groupId: "api-tests-\(UUID().uuidString.prefix(8))", topics: [APITestHarness.jobsTopic])
             configuration.sessionTimeout = .milliseconds(6000)
             configuration.heartbeatInterval = .milliseconds(500)
             configuration.autoOffsetReset = .earliest
@@ -38,7 +38,7 @@ actor JobCollector {
                 record(Received(key: message.keyString ?? "", job: job))
             }
         } catch {
-            failure = "push.jobs consumer failed: \(error) (start Kafka with scripts/stack servers)"
+            failure = "\(APITestHarness.jobsTopic) consumer failed: \(error) (start Kafka with scripts/stack servers)"
         }
     }
 
@@ -55,7 +55,7 @@ actor JobCollector {
             let found = (jobs[matchId] ?? []).filter { kind == nil || $0.job.kind == kind }
             if found.count >= count { return found }
             guard ContinuousClock.now < deadline else {
-                throw APITestFailure(description: "saw \(found.count) of \(count) \(kind?.rawValue ?? "") jobs for \(matchId) on push.jobs within \(timeout)")
+                throw APITestFailure(description: "saw \(found.count) of \(count) \(kind?.rawValue ?? "") jobs for \(matchId) on \(APITestHarness.jobsTopic) within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -12,7 +12,7 @@ import Testing
     static let include = "localteam,visitorteam,league,venue,runs"
 
     func poller(_ fake: FakeSportMonks, _ database: PostgresClient, _ producer: KafkaProducer, _ metrics: PollerMetrics) -> FeedPoller {
-        FeedPoller(client: fake.client, store: MatchStore(database: database), publisher: KafkaSnapshotPublisher(producer: producer),
+        FeedPoller(client: fake.client, store: MatchStore(database: database), publisher: PollerTestSupport.publisher(producer),
                    include: Self.include, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger)
     }
 

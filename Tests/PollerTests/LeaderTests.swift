@@ -29,6 +29,8 @@ import Testing
         configuration.baseURL = fake.server.baseURL
         configuration.include = "localteam,visitorteam,runs"
         configuration.lockName = PollerTestSupport.uniqueName("poller-lock")
+        configuration.fixturesTopic = PollerTestSupport.fixturesTopic
+        configuration.orchestrator.jobsTopic = PollerTestSupport.jobsTopic
         configuration.leaderRetry = .milliseconds(200)
         configuration.pollInterval = .milliseconds(200)
         func replica(_ readiness: Readiness) -> PollerService {

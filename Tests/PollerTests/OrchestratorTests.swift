@@ -11,7 +11,9 @@ import Testing
 @Suite struct OrchestratorTests {
     static func orchestrator(_ database: PostgresClient, _ producer: KafkaProducer, clock: any WallClock,
                              settings: MatchOrchestrator.Settings = .init()) -> MatchOrchestrator {
-        MatchOrchestrator(database: database, producer: producer, settings: settings, clock: clock,
+        var settings = settings
+        settings.jobsTopic = PollerTestSupport.jobsTopic
+        return MatchOrchestrator(database: database, producer: producer, settings: settings, clock: clock,
                           metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
     }
 
@@ -79,7 +81,7 @@ import Testing
         // The match goes live on the feed; the poller sees it and marks it live.
         try fake.feed.start(id)
         fake.clock.advance(by: 12)
-        let poller = FeedPoller(client: fake.client, store: store, publisher: KafkaSnapshotPublisher(producer: producer),
+        let poller = FeedPoller(client: fake.client, store: store, publisher: PollerTestSupport.publisher(producer),
                                 include: "localteam,visitorteam,league,venue,runs", clock: fake.clock, metrics: metrics,
                                 logger: PollerTestSupport.logger)
         #expect(try await poller.pollOnce().published == 1)

@@ -22,6 +22,17 @@ enum PollerTestSupport {
     static let databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? PostgresConfiguration.localDefaultURL
     static let logger = Logger(label: "poller-tests", minimumLevel: .warning)
 
+    /// This test process's snapshot and push-job topics (created with the first schema): the shared
+    /// `sportmonks.fixtures` and `push.jobs` stay free of test records, which a later run's fresh
+    /// detector or apns-sender group could otherwise read, and a reader scans only this process's.
+    static let fixturesTopic = uniqueName("poller-tests.fixtures")
+    static let jobsTopic = uniqueName("poller-tests.push-jobs")
+
+    /// The publisher of the poller tests (to `fixturesTopic`).
+    static func publisher(_ producer: KafkaProducer) -> KafkaSnapshotPublisher {
+        KafkaSnapshotPublisher(producer: producer, topic: fixturesTopic)
+    }
+
     /// A fixture-id offset no other test uses (fixture id = Cricsheet id + offset).
     static func uniqueOffset() -> Int { Int.random(in: 1_000...900_000) * 10_000_000 }
 
@@ -39,6 +50,7 @@ enum PollerTestSupport {
             throw EnvironmentFailure(description: "PostgreSQL not reachable at \(databaseURL): start it with scripts/stack servers (\(error))")
         }
         await admin.shutdown()
+        try await TopicsGate.shared.createOnce()
         var configuration = try PostgresConfiguration(url: databaseURL)
         configuration.searchPath = [schema]
         configuration.maxConnections = 6
@@ -89,13 +101,13 @@ enum PollerTestSupport {
     }
 
     static func snapshots(matchId: String, expected: Int) async throws -> [FixtureSnapshot] {
-        try await messages(topic: Topic.fixtures.name, keyPrefix: matchId, expected: expected)
+        try await messages(topic: fixturesTopic, keyPrefix: matchId, expected: expected)
             .filter { $0.keyString == matchId }
             .map { try MessageCodec.decode(FixtureSnapshot.self, from: $0.value) }
     }
 
     static func jobs(matchId: String, expected: Int) async throws -> [(key: String, job: PushJob)] {
-        try await messages(topic: Topic.pushJobs.name, keyPrefix: matchId + ":", expected: expected)
+        try await messages(topic: jobsTopic, keyPrefix: matchId + ":", expected: expected)
             .map { ($0.keyString ?? "", try MessageCodec.decode(PushJob.self, from: $0.value)) }
             .filter { $0.1.matchId == matchId }
     }
@@ -135,5 +147,30 @@ final class RecordingSleeper: Sleeper {
         let count = state.withLock { $0.append(duration); return $0.count }
         await Task.yield()
         if count >= limit { throw CancellationError() }
+    }
+}
+
+/// Creates `PollerTestSupport`'s topics once per process; concurrent callers wait for that one run.
+actor TopicsGate {
+    static let shared = TopicsGate()
+    private var run: Task<Void, any Error>?
+
+    func createOnce() async throws {
+        if let run, (try? await run.value) != nil { return }
+        let attempt = Task {
+            do {
+                let admin = try KafkaAdmin(
+                    configuration: KafkaAdminConfiguration(bootstrapServers: PollerTestSupport.brokers, clientId: "poller-tests-setup"),
+                    logger: PollerTestSupport.logger)
+                try await admin.createTopics([
+                    KafkaTopicSpec(name: PollerTestSupport.fixturesTopic, partitions: 3),
+                    KafkaTopicSpec(name: PollerTestSupport.jobsTopic, partitions: 3),
+                ], timeout: .seconds(10))
+            } catch {
+                throw EnvironmentFailure(description: "Kafka not usable at \(PollerTestSupport.brokers): start it with scripts/stack up (\(error))")
+            }
+        }
+        run = attempt
+        try await attempt.value
     }
 }
