@@ -26,8 +26,9 @@ public struct DevConsumerGroups: Sendable, Equatable {
          (coordinatorTokenInvalid, "push.token-invalid"), (sender, "push.jobs")]
     }
 
-    /// Joins every group, and once it is assigned commits each partition's end offset; returns
-    /// when all are done or after `timeout` (a group not assigned by then is left as it is).
+    /// Joins every group, and once it is assigned and its topic has been quiet for two seconds,
+    /// commits each partition's end offset (past any record it read); returns when all are done or
+    /// after `timeout` (a group not assigned by then is left as it is).
     public func fastForward(brokers: String, logger: Logger, timeout: Duration = .seconds(20)) async {
         await withTaskGroup(of: Void.self) { tasks in
             for (group, topic) in all {
@@ -50,15 +51,33 @@ public struct DevConsumerGroups: Sendable, Equatable {
         }) else { return }
         let deadline = ContinuousClock.now + timeout
         var done = false
+        // The last offset read per partition: the broker's reported end can lag behind its log
+        // (Tansu's ListOffsets did: a fresh group committed at the reported end still read 17 older
+        // push jobs), so the member also reads from the reported end until the topic is quiet and
+        // commits past whatever it saw.
+        var lastRead: [KafkaTopicPartition: Int64] = [:]
+        var quietSince: ContinuousClock.Instant?  // set once assigned; reset by every record read
         while !done, ContinuousClock.now < deadline {
-            _ = try? await consumer.poll(timeout: .milliseconds(200))
+            if let message = try? await consumer.poll(timeout: .milliseconds(200)) {
+                lastRead[message.topicPartition] = max(lastRead[message.topicPartition] ?? -1, message.offset)
+                quietSince = ContinuousClock.now
+                continue
+            }
             guard let partitions = assigned.withLock({ $0 }), !partitions.isEmpty else { continue }
+            let since = quietSince ?? ContinuousClock.now
+            quietSince = since
+            guard ContinuousClock.now - since >= .seconds(2) else { continue }
             let admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "dev-stack"), logger: quiet)
             if let marks = try? await admin?.highWatermarks(topics: [topic]) {
-                let offsets = Dictionary(uniqueKeysWithValues: partitions.compactMap { partition in
-                    marks[partition].map { (partition, $0.high) }
+                let offsets = Dictionary(uniqueKeysWithValues: partitions.compactMap { partition -> (KafkaTopicPartition, Int64)? in
+                    let end = max(marks[partition]?.high ?? 0, (lastRead[partition] ?? -1) + 1)
+                    return end > 0 ? (partition, end) : nil
                 })
-                done = (try? await consumer.commit(offsets)) != nil
+                if offsets.isEmpty {
+                    done = true  // nothing was ever written: a fresh group starts at 0 anyway
+                } else {
+                    done = (try? await consumer.commit(offsets)) != nil
+                }
             }
         }
         if !done { logger.warning("could not fast-forward a consumer group", ["group": group, "topic": topic]) }
