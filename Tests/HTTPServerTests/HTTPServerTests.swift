@@ -207,7 +207,9 @@ struct HTTPServerTests {
 
     @Test func stopAnswers503AfterTheGracePeriod() async throws {
         var router = Router()
+        let handling = Atomic<Bool>(false)
         router.get("/stuck") { _ in
+            handling.store(true, ordering: .relaxed)
             try? await Task.sleep(for: .seconds(30))
             return .text("late")
         }
@@ -216,7 +218,12 @@ struct HTTPServerTests {
             router: router, logger: Self.quietLogger)
         try server.start()
         async let stuck = RawHTTPClient.request(port: server.port, method: "GET", path: "/stuck")
-        try await Task.sleep(for: .milliseconds(200))
+        // Stop only once the request is being handled (a fixed sleep lost the race on a loaded
+        // machine: the server stopped before the client connected).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !handling.load(ordering: .relaxed), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let reached = handling.load(ordering: .relaxed)
+        #expect(reached, "the request reached its handler")
         await withCheckedContinuation { continuation in
             Thread {
                 server.stop()

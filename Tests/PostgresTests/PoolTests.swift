@@ -42,9 +42,21 @@ extension PostgresServerTests {
         @Test("cancelling the task cancels the running statement on the server")
         func cancellation() async throws {
             let client = try await TestDatabase.client(maxConnections: 1)
+            let observer = try await TestDatabase.client(maxConnections: 1)
+            let marker = "cancel-\(UUID().uuidString)"
             let start = ContinuousClock.now
-            let task = Task { try await client.query("SELECT pg_sleep(30)") }
-            try await Task.sleep(for: .milliseconds(300))
+            let task = Task { try await client.query("SELECT pg_sleep(30) /* \(marker) */") }
+            // Cancel once the statement runs on the server (a fixed wait could cancel it before it was sent).
+            var running = false
+            while !running, ContinuousClock.now - start < .seconds(20) {
+                running = try await observer.query(
+                    "SELECT count(*)::int FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
+                    [marker]).first?.decode(0, as: Int.self) == 1
+                if !running { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            await observer.shutdown()
+            #expect(running, "the statement reached the server")
+            let cancelAt = ContinuousClock.now
             task.cancel()
             do {
                 _ = try await task.value
@@ -52,7 +64,7 @@ extension PostgresServerTests {
             } catch let error as PostgresError {
                 #expect(error.sqlState == PostgresSQLState.queryCanceled)
             }
-            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(ContinuousClock.now - cancelAt < .seconds(5), "cancelled, not run to its end (30 s)")
             #expect(try await client.query("SELECT 2 AS two")[0].decode("two", as: Int.self) == 2)
             await client.shutdown()
         }
