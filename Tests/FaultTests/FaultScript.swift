@@ -19,6 +19,8 @@ enum Fault: Sendable, CustomStringConvertible {
     case kill(String)
     case restartPostgres
     case apns(String, json: String, seconds: Double)
+    /// APNs throttling one device (429 for every push to its tokens), as Apple does per token.
+    case throttleDevice(seconds: Double)
     case feed(String, count: Int)
 
     static let script: [Fault] = PlanOrder.services.map { .kill($0) } + [
@@ -28,6 +30,7 @@ enum Fault: Sendable, CustomStringConvertible {
         .apns("503 + 429 partial storm (30 %)", json: #"{"serviceUnavailableRate": 0.15, "tooManyRequestsRate": 0.15}"#, seconds: 4),
         .apns("GOAWAY every 5 streams", json: #"{"goAwayAfterStreams": 5}"#, seconds: 4),
         .apns("slow answers 800 ms", json: #"{"latencyMilliseconds": 800}"#, seconds: 4),
+        .throttleDevice(seconds: 8),
         .feed("truncated", count: 3), .feed("garbage", count: 3), .feed("missing_fields", count: 3),
         .feed("score_backwards", count: 3), .feed("500", count: 3), .feed("429", count: 2),
     ]
@@ -39,6 +42,7 @@ enum Fault: Sendable, CustomStringConvertible {
         case .kill(let name): "kill -9 \(name)"
         case .restartPostgres: "restart PostgreSQL"
         case .apns(let name, _, _): "mock-apns \(name)"
+        case .throttleDevice(let seconds): "mock-apns throttles one device for \(Int(seconds)) s"
         case .feed(let kind, let count): "feed \(kind) ×\(count)"
         }
     }
@@ -70,6 +74,16 @@ struct FaultInjector {
             _ = try await mock.send("POST", "/mock/faults", json: "{}")
             let after = try await mock.countersJSON()
             detail = Self.counterDelta(before, after)
+        case .throttleDevice(let seconds):
+            let devices: [SimDeviceTokens] = try await DevHTTP(timeout: 5).getJSON(stack.plan.deviceSimulatorURL + "/devices")
+            guard let device = devices.min(by: { $0.deviceId < $1.deviceId }) else { throw PipelineTestFailure("device-sim lists no devices") }
+            let faults = try JSONSerialization.data(withJSONObject: ["throttledTokens": device.allTokens])
+            let before = try await mock.countersJSON()
+            _ = try await mock.send("POST", "/mock/faults", json: String(decoding: faults, as: UTF8.self))
+            try await Task.sleep(for: .seconds(seconds))
+            _ = try await mock.send("POST", "/mock/faults", json: "{}")
+            let after = try await mock.countersJSON()
+            detail = "\(device.deviceId) (\(device.allTokens.count) tokens): " + Self.counterDelta(before, after)
         case .feed(let kind, let count):
             let body = #"{"kind": "\#(kind)", "count": \#(count), "retryAfter": 1}"#
             let url = stack.plan.fakeURL + "/admin/faults"

@@ -32,14 +32,6 @@ final class PushLedger: Sendable {
         var duplicates: Int { duplicateIDs + duplicatePayloads }
     }
 
-    private struct SimDevice: Decodable {
-        struct Activity: Decodable { var token: String? }
-        var deviceId: String
-        var deviceToken: String
-        var pushToStartToken: String
-        var activities: [Activity]
-    }
-
     private let mock: MockAPNsControl
     private let simURL: String
     private let state = Mutex<(deliveries: [Delivery], cursor: Int, owners: [String: String])>(([], 0, [:]))
@@ -78,10 +70,10 @@ final class PushLedger: Sendable {
             }
             if page.count < 2000 { break }
         }
-        if let devices: [SimDevice] = try? await DevHTTP(timeout: 5).getJSON(simURL + "/devices") {
+        if let devices: [SimDeviceTokens] = try? await DevHTTP(timeout: 5).getJSON(simURL + "/devices") {
             state.withLock { state in
                 for device in devices {
-                    for token in [device.deviceToken, device.pushToStartToken] + device.activities.compactMap(\.token) {
+                    for token in device.allTokens {
                         state.owners[token] = device.deviceId
                     }
                 }
@@ -131,4 +123,16 @@ final class PushLedger: Sendable {
               let title = alert["title"] as? String, let body = alert["body"] as? String else { return nil }
         return "\(title)|\(body)"
     }
+}
+
+/// A device-sim device's APNs tokens, as `/devices` lists them.
+struct SimDeviceTokens: Decodable, Sendable {
+    struct Activity: Decodable, Sendable { var token: String? }
+    var deviceId: String
+    var deviceToken: String
+    var pushToStartToken: String
+    var activities: [Activity]
+
+    /// The device token, the push-to-start token and every activity's update token.
+    var allTokens: [String] { [deviceToken, pushToStartToken] + activities.compactMap(\.token) }
 }
