@@ -75,7 +75,7 @@ let package = Package(
         service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "Runtime", "Schema"]),
-        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit"]),
+        service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit", "FanOut"]),
         service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),

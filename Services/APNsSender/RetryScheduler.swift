@@ -13,7 +13,7 @@ import Runtime
 /// state, so a lost one costs nothing once the next arrives), `keyPushAttemptCeiling` for
 /// priority-10 pushes — a key event's alert or a match's end — which are retried until their
 /// expiration (900 s / 3,600 s): a dead one is a lost alert or an activity left on a stale score,
-/// and nothing re-drives `push.dead`.
+/// and `push.dead` is only re-driven by hand (`sightscreen redrive-dead`).
 struct RetryScheduler: Sendable {
     /// Attempts of a priority-10 push: a bound should an expiration be absurdly far (about 80
     /// minutes at the 5 s back-off cap); normally the expiration stops the retries first.

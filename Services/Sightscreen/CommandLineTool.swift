@@ -15,6 +15,10 @@ struct CommandLineTool {
           lag [--group G ...] [--topic T ...]
                                           committed offset, end offset and lag per group, topic, partition
                                           (default: the services' groups; --topic narrows the topics)
+          redrive-dead [--group G] [--include-permanent] [--dry-run]
+                                          send the pushes on push.dead that ran out of retries and have not
+                                          expired back to push.jobs (same jobs, next attempt); once per record
+                                          per group (default sightscreen-redrive); PUSH_SHARDS as the services
           version                         versions of the loaded C libraries
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
@@ -46,6 +50,7 @@ struct CommandLineTool {
             }
         case "migrate": try await migrate()
         case "lag": try await lag(arguments.dropFirst())
+        case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "version": version()
         case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
         case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()
