@@ -78,13 +78,9 @@ struct JobProcessor: Sendable {
                     "lastError": lastError ?? "",
                 ])
                 metrics.jobsWaiting.increment()
-                do {
-                    try await slot.wait(delay)
-                    metrics.jobsWaiting.decrement()
-                } catch {
-                    metrics.jobsWaiting.decrement()
-                    return abandon(job)
-                }
+                let waited = (try? await slot.wait(delay)) != nil
+                metrics.jobsWaiting.decrement()
+                guard waited else { return abandon(job) }
             case .giveUp(let why):
                 dead.append(contentsOf: remaining)
                 remaining = []
