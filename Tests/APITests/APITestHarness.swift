@@ -9,6 +9,7 @@ import Postgres
 import Runtime
 import Schema
 import ServiceKit
+import Testing
 
 /// A failed precondition in an api test, saying what to do.
 struct APITestFailure: Error, CustomStringConvertible {
@@ -160,6 +161,19 @@ final class APITestHarness: Sendable {
                 ON CONFLICT (match_id) DO UPDATE SET display_state = EXCLUDED.display_state
                 """, [matchId, try PostgresJSON(encoding: Self.displayState(matchId))])
         }
+    }
+
+    /// Two fresh users and a live match the first ("alice") follows from "alice-phone", whose
+    /// activity is active with `aliceToken`; the second ("bob") has done nothing yet.
+    func aliceFollowingWithAnActivity() async throws -> (alice: String, bob: String, match: String, aliceToken: String) {
+        let (alice, bob, match) = (Self.unique("alice"), Self.unique("bob"), Self.unique("m"))
+        try await seedMatch(match, live: true)
+        try await registerDevice(alice, "alice-phone")
+        #expect(try await call("POST", "/user/follow/match", as: alice, json: ["matchId": match]).status == 200)
+        let aliceToken = Self.hexToken(length: 160)
+        #expect(try await call("POST", "/matches/\(match)/activity-token", as: alice,
+                               json: ["token": aliceToken, "deviceId": "alice-phone"]).status == 200)
+        return (alice, bob, match, aliceToken)
     }
 
     /// Registers a device through the api; returns its push-to-start token.

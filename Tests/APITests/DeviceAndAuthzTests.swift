@@ -34,12 +34,7 @@ struct DeviceAndAuthzTests {
 
     @Test func oneUserCannotReadOrChangeAnothersData() async throws {
         let api = try await APITestHarness.shared()
-        let (alice, bob, match) = (APITestHarness.unique("alice"), APITestHarness.unique("bob"), APITestHarness.unique("m"))
-        try await api.seedMatch(match, live: true)
-        try await api.registerDevice(alice, "alice-phone")
-        #expect(try await api.call("POST", "/user/follow/match", as: alice, json: ["matchId": match]).status == 200)
-        let aliceToken = APITestHarness.hexToken(length: 160)
-        #expect(try await api.call("POST", "/matches/\(match)/activity-token", as: alice, json: ["token": aliceToken, "deviceId": "alice-phone"]).status == 200)
+        let (alice, bob, match, aliceToken) = try await api.aliceFollowingWithAnActivity()
 
         // Bob sees none of Alice's follows.
         let bobFollows = try await api.call("GET", "/user/follows", as: bob)

@@ -33,7 +33,7 @@ struct LogSecretsTests {
         let apnsKeys = directory.appendingPathComponent("apns-key")
         _ = try ServiceProcess.output("mock-apns", ["--generate-dev-key", apnsKeys.path, "--key-id", "SECKEY0001"])
         let p8 = apnsKeys.appendingPathComponent("AuthKey_SECKEY0001.p8").path
-        let mockPort = try ServiceProcess.freePort()
+        let mockPort = try FreePort.pick()
         let mock = try ServiceProcess("mock-apns", arguments: [
             "--host", "127.0.0.1", "--port", String(mockPort), "--cert-dir", directory.appendingPathComponent("tls").path,
             "--key", apnsKeys.appendingPathComponent("AuthKey_SECKEY0001.pub.pem").path, "--key-id", "SECKEY0001",
@@ -51,7 +51,7 @@ struct LogSecretsTests {
             await mock.stop()
             throw ServiceProcess.Missing(description: "Kafka not usable at \(Self.brokers): start it with scripts/stack servers (\(error))")
         }
-        let senderPort = try ServiceProcess.freePort()
+        let senderPort = try FreePort.pick()
         let sender = try ServiceProcess("apns-sender", environment: [
             "HTTP_PORT": String(senderPort), "LOG_LEVEL": "debug", "SHUTDOWN_GRACE_MS": "2000",
             "APNS_TEAM_ID": "TEAM000001", "APNS_KEY_ID": "SECKEY0001", "APNS_KEY_PATH": p8, "APNS_BUNDLE_ID": "app.sightscreen.test",

@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Foundation
 
 /// A throwaway directory with the dev JWT key pair (`sightscreen dev-keys`), and helpers to start
@@ -23,7 +24,7 @@ struct DevAuth: Sendable {
 
     /// Starts the api on a free port with debug logging; returns it once /health answers.
     func startAPI() async throws -> (ServiceProcess, UInt16) {
-        let port = try ServiceProcess.freePort()
+        let port = try FreePort.pick()
         let api = try ServiceProcess("api", environment: [
             "HTTP_PORT": String(port), "AUTH_JWKS_PATH": jwks, "LOG_LEVEL": "debug", "SHUTDOWN_GRACE_MS": "2000",
             "API_RATE_LIMIT_PER_MINUTE": "0",

@@ -97,24 +97,6 @@ final class ServiceProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// A free TCP port on 127.0.0.1 (bound to port 0, read back, closed).
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw Missing(description: "no free port") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// Waits until GET `path` on `port` answers 200.
     static func waitForHTTP(port: UInt16, path: String, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
