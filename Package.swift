@@ -76,7 +76,7 @@ let package = Package(
         service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "Runtime", "Schema"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit", "FanOut"]),
-        service("MockAPNs", ["APNs", "HTTP2", "Runtime"]),
+        service("MockAPNs", ["APNs", "HTTP2", "ServiceKit", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
@@ -86,7 +86,7 @@ let package = Package(
                           path: "Benchmarks/FanOutBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.
-        .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay"], path: "Tests/SharedTestSupport"),
+        .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay", "Runtime"], path: "Tests/SharedTestSupport"),
         .target(name: "PipelineTestSupport", dependencies: ["CricsheetReplay"], path: "Tests/PipelineTestSupport"),
         .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
         tests("RuntimeTests", ["Runtime"]),
@@ -112,7 +112,7 @@ let package = Package(
         tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
-        tests("EndToEndTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
+        tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
         tests("FaultTests", ["PipelineTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
     ]
 )

@@ -37,6 +37,8 @@ do {
     ServiceHost.failStart(service: serviceName, error)
 }
 
+// Services in start order; the group stops them last first: HTTP drains (requests still reach the
+// pool and the producer), the readiness probe stops, the producer flushes, the pool closes.
 await ServiceHost.run(name: serviceName, options: options, metrics: metrics, routes: { router, _ in
     APIRoutes.install(on: &router, service)
 }) { context in
@@ -44,12 +46,16 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
         "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
         "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
     ])
-    // Ready once PostgreSQL answers; re-checked every 5 s.
-    while !Task.isCancelled, context.shutdown.received == nil {
-        let healthy = (try? await database.healthCheck()) != nil
-        context.readiness.set("postgres", healthy)
-        for _ in 0..<10 where context.shutdown.received == nil { try? await Task.sleep(for: .milliseconds(500)) }
-    }
-    try? await producer.shutdown(timeout: .seconds(5))
-    await database.shutdown()
+    let readiness = context.readiness
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
+        // Ready once PostgreSQL answers; re-checked every 5 s.
+        ClosureService("postgres-readiness", cancelOnShutdown: true) {
+            while !Task.isCancelled {
+                readiness.set("postgres", (try? await database.healthCheck()) != nil)
+                try await Task.sleep(for: .seconds(5))
+            }
+        },
+    ]
 }

@@ -1,3 +1,4 @@
+import Runtime
 import Synchronization
 
 /// The jobs in progress, waitable and cancellable as a whole. Jobs are unstructured tasks so that a
@@ -9,117 +10,130 @@ import Synchronization
 /// sending slot while it waits (`JobSlot.park`), so throttled tokens cannot stall every other
 /// push. A parked job coming back takes the next free sending slot before any new job starts.
 final class JobSet: Sendable {
-    private struct State {
-        var tasks: [Int: Task<Void, Never>] = [:]
-        /// Ids whose task ended before it was registered.
-        var endedEarly: Set<Int> = []
-        var nextID = 0
+    /// How many jobs are in each state; what `wait(until:)` conditions look at.
+    struct Counts: Sendable {
         /// Jobs holding a sending slot.
         var sending = 0
         /// Jobs parked between retry rounds.
         var parked = 0
         /// Parked jobs whose wait is over, waiting for a sending slot (they go before new jobs).
         var returning = 0
+        let limit: Int
+        let waitingLimit: Int
 
-        var total: Int { sending + parked + returning }
+        /// Jobs in progress (sending, parked or returning).
+        var count: Int { sending + parked + returning }
+        /// Jobs parked between retry rounds.
+        var parkedCount: Int { parked }
+        /// Whether a new job may start: a sending slot is free and not claimed by a returning
+        /// job, and the jobs in memory stay within `limit + waitingLimit`.
+        var hasSlot: Bool { sending + returning < limit && count < limit + waitingLimit }
+    }
+
+    private struct Tasks {
+        var running: [Int: Task<Void, Never>] = [:]
+        /// Ids whose task ended before it was registered.
+        var endedEarly: Set<Int> = []
+        var nextID = 0
     }
 
     let limit: Int
     let waitingLimit: Int
-    private let state = Mutex(State())
+    /// The counts, awaited by `wait(until:)` and by returning jobs (continuations, no polling).
+    private let counts: AsyncCondition<Counts>
+    private let tasks = Mutex(Tasks())
 
     init(limit: Int, waitingLimit: Int = 0) {
         self.limit = max(1, limit)
         self.waitingLimit = max(0, waitingLimit)
+        counts = AsyncCondition(Counts(limit: self.limit, waitingLimit: self.waitingLimit))
     }
 
     /// Jobs in progress (sending, parked or returning).
-    var count: Int { state.withLock { $0.total } }
+    var count: Int { counts.value.count }
 
     /// Jobs parked between retry rounds.
-    var parkedCount: Int { state.withLock { $0.parked } }
+    var parkedCount: Int { counts.value.parked }
 
-    /// Whether a new job may start: a sending slot is free and not claimed by a returning job,
-    /// and the jobs in memory stay within `limit + waitingLimit`.
-    var hasSlot: Bool {
-        state.withLock { $0.sending + $0.returning < limit && $0.total < limit + waitingLimit }
-    }
+    /// Whether a new job may start (see `Counts.hasSlot`).
+    var hasSlot: Bool { counts.value.hasSlot }
 
     /// Starts `body` as a job holding a sending slot (call only when `hasSlot`; the limit is the
     /// caller's to respect). The body gets the job's `JobSlot` to park it between rounds.
     func start(_ body: @escaping @Sendable (JobSlot) async -> Void) {
-        let id = state.withLock { state -> Int in
-            state.nextID += 1
-            state.sending += 1
-            return state.nextID
+        counts.update { $0.sending += 1 }
+        let id = tasks.withLock { tasks -> Int in
+            tasks.nextID += 1
+            return tasks.nextID
         }
         let slot = JobSlot(set: self)
         let task = Task {
             await body(slot)
             self.ended(id, parked: slot.isParked)
         }
-        state.withLock { state in
-            if state.endedEarly.remove(id) == nil { state.tasks[id] = task }
+        tasks.withLock { tasks in
+            if tasks.endedEarly.remove(id) == nil { tasks.running[id] = task }
         }
     }
 
     private func ended(_ id: Int, parked: Bool) {
-        state.withLock { state in
-            if parked { state.parked -= 1 } else { state.sending -= 1 }
-            if state.tasks.removeValue(forKey: id) == nil { state.endedEarly.insert(id) }
+        tasks.withLock { tasks in
+            if tasks.running.removeValue(forKey: id) == nil { tasks.endedEarly.insert(id) }
+        }
+        counts.update { counts in
+            if parked { counts.parked -= 1 } else { counts.sending -= 1 }
         }
     }
 
     /// Gives up a sending slot for a wait, if there is room for one more parked job; false (the
     /// slot is kept) when `waitingLimit` parked jobs already wait.
     fileprivate func park() -> Bool {
-        state.withLock { state in
-            guard state.parked + state.returning < waitingLimit else { return false }
-            state.sending -= 1
-            state.parked += 1
+        counts.update { counts in
+            guard counts.parked + counts.returning < waitingLimit else { return false }
+            counts.sending -= 1
+            counts.parked += 1
             return true
         }
     }
 
-    /// Takes a sending slot back after a wait, before any new job; polls every `interval`.
+    /// Takes a sending slot back after a wait, before any new job: suspends until one is freed.
     /// Returns false, the job staying parked, when the task is cancelled.
-    fileprivate func unpark(interval: Duration) async -> Bool {
-        state.withLock { state in
-            state.parked -= 1
-            state.returning += 1
+    fileprivate func unpark() async -> Bool {
+        counts.update { counts in
+            counts.parked -= 1
+            counts.returning += 1
         }
-        while true {
-            let outcome = state.withLock { state -> Bool? in
-                if Task.isCancelled {
-                    state.returning -= 1
-                    state.parked += 1
-                    return false
-                }
-                guard state.sending < limit else { return nil }
-                state.returning -= 1
-                state.sending += 1
-                return true
+        let limit = self.limit
+        let took = await counts.claim { counts in
+            guard counts.sending < limit else { return false }
+            counts.returning -= 1
+            counts.sending += 1
+            return true
+        }
+        if !took {
+            counts.update { counts in
+                counts.returning -= 1
+                counts.parked += 1
             }
-            if let outcome { return outcome }
-            try? await Task.sleep(for: interval)
         }
+        return took
     }
 
-    /// Waits until `condition` holds, checking every `interval`, for at most `timeout`. Returns
-    /// whether it held (false also when the waiting task is cancelled).
-    func wait(until condition: @Sendable (JobSet) -> Bool, timeout: Duration, interval: Duration = .milliseconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(self) {
-            guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
-            try? await Task.sleep(for: interval)
-        }
-        return true
+    /// Suspends until `condition` holds; false when the waiting task is cancelled first.
+    func wait(until condition: @escaping @Sendable (Counts) -> Bool) async -> Bool {
+        await counts.wait(until: condition)
+    }
+
+    /// Suspends until `condition` holds, for at most `timeout`; resumed by the change that makes
+    /// it hold. Returns whether it held (false also when the waiting task is cancelled).
+    func wait(until condition: @escaping @Sendable (Counts) -> Bool, timeout: Duration) async -> Bool {
+        await counts.wait(until: condition, timeout: timeout)
     }
 
     /// Cancels every running job.
     func cancelAll() {
-        let tasks = state.withLock { Array($0.tasks.values) }
-        for task in tasks { task.cancel() }
+        let running = tasks.withLock { Array($0.running.values) }
+        for task in running { task.cancel() }
     }
 }
 
@@ -148,7 +162,7 @@ final class JobSlot: Sendable {
         parked.store(true, ordering: .releasing)
         // A cancellation leaves the job parked; `JobSet.ended` accounts for it.
         try await Task.sleep(for: delay)
-        guard await set.unpark(interval: .milliseconds(2)) else { throw CancellationError() }
+        guard await set.unpark() else { throw CancellationError() }
         parked.store(false, ordering: .releasing)
     }
 }

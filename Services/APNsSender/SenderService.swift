@@ -39,10 +39,12 @@ final class SenderService: Sendable {
         readiness.set("accepting_jobs", true)
     }
 
-    /// Runs until `shutdown` fires (then drains) or the task is cancelled; closes the consumer,
-    /// the producer and the APNs client before returning.
+    /// Runs until graceful shutdown is requested (then drains: no new jobs, in-flight ones finish)
+    /// or the task is cancelled — by its `ServiceGroup` when the grace period is over, the one
+    /// deadline: unfinished jobs are then abandoned uncommitted. Commits what is done and closes the
+    /// consumer, the producer and the APNs client before returning, even when cancelled.
     /// - Throws: `KafkaError` when the consumer or producer cannot be created, or polling fails fatally.
-    func run(shutdown: ShutdownSignal) async throws {
+    func run() async throws {
         let tracker = CommitTracker()
         let consumer = try KafkaConsumer(
             configuration: consumerConfiguration(), logger: logger.child("kafka"),
@@ -81,7 +83,7 @@ final class SenderService: Sendable {
         var failure: (any Error)?
         do {
             try await intake(
-                consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters, shutdown: shutdown)
+                consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters)
         } catch {
             failure = error
             logger.error("consuming failed", ["error": "\(error)"])
@@ -90,34 +92,40 @@ final class SenderService: Sendable {
         // Drain: no new jobs; in-flight ones finish within the grace period or are left behind.
         readiness.set("accepting_jobs", false)
         logger.info("draining", ["inFlightJobs": String(jobs.count)])
-        let drained = await jobs.wait(until: { $0.count == 0 }, timeout: configuration.shutdownGrace)
+        let drained = await jobs.wait(until: { $0.count == 0 })
         if !drained {
             logger.warning("grace period over; abandoning unfinished jobs (read again after restart)", ["jobs": String(jobs.count)])
             jobs.cancelAll()
         }
-        background.cancel()
-        await background.value
-        await commitReady(consumer: consumer, tracker: tracker)
-        do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
-        do { try await producer.shutdown(timeout: .seconds(5)) } catch { logger.warning("producer shutdown failed", ["error": "\(error)"]) }
-        client.shutdown()
+        // The clean-up runs even when this task was cancelled (a commit or close must not be
+        // refused for that): in a task of its own, which the group's cancellation does not reach.
+        await Task { [self] in
+            _ = await jobs.wait(until: { $0.count == 0 }, timeout: .seconds(2))
+            background.cancel()
+            await background.value
+            await commitReady(consumer: consumer, tracker: tracker)
+            do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
+            do { try await producer.shutdown(timeout: .seconds(5)) } catch {
+                logger.warning("producer shutdown failed", ["error": "\(error)"])
+            }
+            client.shutdown()
+        }.value
         logger.info("drained", ["abandonedJobs": String(jobs.count), "uncommitted": String(tracker.pendingCount)])
         if let failure { throw failure }
     }
 
     /// Polls and dispatches until shutdown or cancellation.
     private func intake(
-        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher,
-        shutdown: ShutdownSignal
+        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher
     ) async throws {
-        while shutdown.received == nil && !Task.isCancelled {
+        while !GracefulShutdown.isRequested && !Task.isCancelled {
             if !jobs.hasSlot {
                 _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
                 continue
             }
             guard let message = try await consumer.poll(timeout: pollTimeout) else { continue }
             // Taken after shutdown began: not begun, so it stays uncommitted for the next owner.
-            guard shutdown.received == nil, !Task.isCancelled else { break }
+            guard !GracefulShutdown.isRequested, !Task.isCancelled else { break }
             let partition = message.topicPartition
             tracker.begin(partition, offset: message.offset)
             switch JobIntake.classify(message) {

@@ -17,6 +17,8 @@ let key = ServiceHost.loadConfiguration(service: service) { try configuration.lo
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: service, error) }
 
 let metrics = MetricsRegistry()
+// One service: SenderService stops polling on shutdown, lets in-flight jobs finish within the
+// grace period, commits, then closes its consumer, producer and APNs client itself.
 await ServiceHost.run(name: service, options: options, metrics: metrics) { context in
     let client = try configuration.makeClient(key: key, logger: context.logger, metrics: metrics, clock: SystemWallClock())
     // Mint the provider token once now: a key that cannot sign fails here, not on the first job.
@@ -29,5 +31,5 @@ await ServiceHost.run(name: service, options: options, metrics: metrics) { conte
     let sender = SenderService(
         configuration: configuration, client: client, logger: context.logger, metrics: metrics, readiness: context.readiness)
     context.readiness.set("apns_key", true)
-    try await sender.run(shutdown: context.shutdown)
+    return [ClosureService("sender") { try await sender.run() }]
 }

@@ -19,6 +19,8 @@ let decodeCacheMatches = ServiceHost.loadConfiguration(service: "detector") {
 }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
+// Services in start order; on shutdown the loop finishes the snapshot in hand and commits it, the
+// lag gauge stops, the consumer leaves the group, the producer flushes, the pool closes.
 await ServiceHost.run(name: "detector", options: options) { context in
     let logger = context.logger
     let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
@@ -40,13 +42,15 @@ await ServiceHost.run(name: "detector", options: options) { context in
     handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
-    let loop = Task { try await DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics).run() }
-    let lag = Task { await ConsumerLagGauge(registry: context.metrics).run(consumers: [consumer], every: .seconds(5)) }
-    _ = await context.shutdown.wait()
-    lag.cancel()
-    loop.cancel()
-    _ = try? await loop.value
-    try? await consumer.close()
-    try? await producer.shutdown()
-    await database.shutdown()
+    let registry = context.metrics
+    let loop = DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics)
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown() },
+        ResourceService("kafka-consumer") { try? await consumer.close() },
+        ClosureService("consumer-lag", cancelOnShutdown: true) {
+            await ConsumerLagGauge(registry: registry).run(consumers: [consumer], every: .seconds(5))
+        },
+        ClosureService("detector-loop") { try await loop.run() },
+    ]
 }

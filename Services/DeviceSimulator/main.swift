@@ -35,20 +35,26 @@ await ServiceHost.run(
         "api": configuration.apiURL, "mockApns": configuration.mockAPNsURL, "devices": String(configuration.deviceCount),
         "follow": configuration.follow.joined(separator: ","), "env": configuration.environment.rawValue,
     ])
-    // One structured group: cancellation at shutdown reaches the polling loop and the launches.
+    // One structured group, cancelled at shutdown: that reaches the polling loop and the launches.
+    let readiness = context.readiness
+    let logger = context.logger
+    return [ClosureService("devices", cancelOnShutdown: true) {
     await withTaskGroup(of: Void.self) { group in
         group.addTask { await intake.run(interval: .milliseconds(configuration.pollMilliseconds)) }
         group.addTask {
             let started = ContinuousClock.now
             let ready = await fleet.launchAll(
                 follow: configuration.follow, appVersion: configuration.appVersion, concurrency: configuration.launchConcurrency,
-                logger: context.logger)
+                logger: logger)
             let elapsed = ContinuousClock.now - started
-            context.logger.info("devices launched", [
+            logger.info("devices launched", [
                 "event": "devices_ready", "ready": String(ready), "devices": String(configuration.deviceCount),
                 "seconds": String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
             ])
-            context.readiness.set("devices", ready == configuration.deviceCount)
+            readiness.set("devices", ready == configuration.deviceCount)
         }
+        // Launches done, keep polling until shutdown cancels the group.
+        await group.waitForAll()
     }
+    }]
 }

@@ -40,7 +40,8 @@ logger.info("serving", ["event": "started", "url": server.baseURL, "matches": St
                         "live": feed.liveFixtureIds().map(String.init).joined(separator: ","),
                         "speed_deliveries_per_second": String(options.feed.speed)])
 let shutdown = ShutdownSignal()
+let parentWatch = ParentWatch.fromEnvironment(signal: shutdown, logger: logger)
 let signal = await shutdown.wait()
-logger.info("stopping", ["event": "shutdown", "signal": String(signal)])
-server.stop()
+logger.info("stopping", ["event": "shutdown", "signal": signal.map(String.init) ?? "none"])
+await server.stop()
 exit(0)

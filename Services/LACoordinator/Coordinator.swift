@@ -78,9 +78,11 @@ struct Coordinator: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await events.run() }
                 group.addTask { try await tokens.run() }
-                group.addTask { await lag.run(consumers: lagConsumers, every: lagInterval) }
-                try await group.next()
-                group.cancelAll()
+                group.addTask {
+                    try await GracefulShutdown.cancellingOnRequest { await lag.run(consumers: lagConsumers, every: lagInterval) }
+                }
+                // On graceful shutdown each loop finishes its batch and returns; an error in one
+                // cancels the others (the group's scope ends by throwing).
                 try await group.waitForAll()
             }
             outcome = .success(())

@@ -12,9 +12,10 @@ struct EventLoop: Sendable {
     let logger: Logger
     let metrics: CoordinatorMetrics
 
-    /// Runs until the task is cancelled or the consumer is closed.
+    /// Runs until graceful shutdown is requested (after committing the batch in hand), the task is
+    /// cancelled, or the consumer is closed.
     func run() async throws {
-        while !Task.isCancelled {
+        while !Task.isCancelled && !GracefulShutdown.isRequested {
             guard let first = try await consumer.poll(timeout: .milliseconds(250)) else { continue }
             var batch = [first]
             while batch.count < maximumEvents, let next = try await consumer.poll(timeout: drainWait) {

@@ -18,8 +18,8 @@ import ServiceKit
 //   PUSH_EXPIRATION_SECONDS (120; a newer score replaces them), key events KEY_PUSH_EXPIRATION_SECONDS (900),
 //   end pushes END_PUSH_EXPIRATION_SECONDS (3600: an undelivered end leaves the activity up until stale).
 // - Offsets are committed per batch only after every kept event's jobs are acknowledged (and, for an end
-//   event, the rows are ended). On SIGTERM the loops are cancelled; an unfinished batch is redelivered and
-//   re-fanned out with the same job ids.
+//   event, the rows are ended). On SIGTERM the loops finish the batch in hand and commit it; a batch still
+//   unfinished when the grace period ends is cancelled, redelivered and re-fanned out with the same job ids.
 // - Match end ends every not-yet-ended row (active and pending) after the end jobs are acknowledged; a row
 //   activated between the stream and that update gets no end push and ends on the device when stale.
 let environment = EnvironmentReader()
@@ -27,6 +27,8 @@ let options = ServiceHost.loadConfiguration(service: "la-coordinator") { try Ser
 let configuration = ServiceHost.loadConfiguration(service: "la-coordinator") { try CoordinatorConfiguration(environment) }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "la-coordinator", error) }
 
+// Services in start order: the coordinator's two loops stop first (finishing their batch), then
+// the pool closes.
 await ServiceHost.run(name: "la-coordinator", options: options) { context in
     let logger = context.logger
     let database = PostgresClient(configuration: try PostgresConfiguration(url: configuration.infrastructure.databaseURL),
@@ -39,15 +41,8 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
         "jobs": configuration.fanOut.topic, "shards": String(configuration.fanOut.shards),
         "kafka": configuration.infrastructure.kafkaBrokers,
     ])
-    let loops = Task { try await coordinator.run() }
-    let stop = Task {
-        _ = await context.shutdown.wait()
-        loops.cancel()
-    }
-    defer { stop.cancel() }
-    do {
-        try await loops.value
-    } catch is CancellationError {
-    }
-    await database.shutdown()
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ClosureService("coordinator") { try await coordinator.run() },
+    ]
 }

@@ -13,6 +13,7 @@ import Dispatch
 import Foundation
 import HTTP2
 import Runtime
+import ServiceKit
 
 let logger = Logger(label: "mock-apns")
 
@@ -83,14 +84,14 @@ do {
     signal(SIGPIPE, SIG_IGN)  // a client that closed its connection must not kill the mock
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
-    let sources = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: .main) }
-    for source in sources {
-        source.setEventHandler {
-            server.stop()
-            logger.info("mock-apns stopped", ["accepted": String(server.counters.accepted)])
-            exit(0)
-        }
-        source.resume()
+    let shutdown = ShutdownSignal()
+    let parentWatch = ParentWatch.fromEnvironment(signal: shutdown, logger: logger)
+    Task {
+        await shutdown.wait()
+        parentWatch?.cancel()
+        server.stop()
+        logger.info("mock-apns stopped", ["accepted": String(server.counters.accepted)])
+        exit(0)
     }
     dispatchMain()
 } catch {

@@ -19,6 +19,9 @@ let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { (
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
 
 let metricsRegistry = MetricsRegistry()
+// Services in start order. On shutdown the poll, schedule, orchestrator and sweep loops are
+// cancelled (each cycle is idempotent: an unfinished one is redone by the next leader), the
+// producer flushes what they produced, the pool closes (releasing the leader lock).
 await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry) { context in
     let database = PostgresClient(configuration: postgresConfiguration, logger: context.logger.child("postgres"),
                                   metrics: metricsRegistry)
@@ -34,10 +37,9 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
         configuration: configuration, database: database, producer: producer, clock: SystemWallClock(),
         sleeper: TaskSleeper(), random: { Double.random(in: 0..<1) }, metrics: PollerMetrics(registry: metricsRegistry),
         readiness: context.readiness, logger: context.logger)
-    let work = Task { await service.run() }
-    _ = await context.shutdown.wait()
-    work.cancel()
-    await work.value
-    try? await producer.shutdown(timeout: .seconds(5))
-    await database.shutdown()
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
+        ClosureService("poller", cancelOnShutdown: true) { await service.run() },
+    ]
 }

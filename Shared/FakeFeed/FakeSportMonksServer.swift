@@ -33,6 +33,9 @@ public final class FakeSportMonksServer: Sendable {
     /// The API base URL, e.g. `http://127.0.0.1:8090/api/v2.0`.
     public var baseURL: String { "http://\(server.configuration.host):\(port)\(FeedAPIRoutes.prefix)" }
 
-    /// Stops serving (blocks briefly while in-flight requests finish).
-    public func stop() { server.stop() }
+    /// Stops serving once in-flight requests finished (see `HTTPServer.stop()`).
+    public func stop() async { await server.stop() }
+
+    /// Starts `stop()` and returns at once (for `defer`s).
+    public func stopInBackground() { server.stopInBackground() }
 }

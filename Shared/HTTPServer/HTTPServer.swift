@@ -12,7 +12,7 @@ import Synchronization
 /// router.get("/health") { _ in .json(["status": "ok"]) }
 /// let server = HTTPServer(configuration: .init(port: 8080), router: router, logger: logger)
 /// try server.start()
-/// defer { server.stop() }
+/// defer { server.stopInBackground() }   // or `await server.stop()` on the way out
 /// ```
 public final class HTTPServer: Sendable {
     private enum State {
@@ -71,14 +71,32 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops gracefully and blocks until done: stops accepting connections, lets in-flight requests finish
-    /// for up to `shutdownGracePeriod` (answers meanwhile carry `Connection: close`), answers the rest 503,
-    /// then stops libmicrohttpd. Idempotent; a concurrent second call returns at once.
-    ///
-    /// - Important: this blocks the calling thread; from async code call it off the cooperative pool
-    ///   or accept a short block.
-    public func stop() {
-        let daemon: MHDDaemon? = state.withLock { state in
+    /// Stops gracefully: stops accepting connections, lets in-flight requests finish for up to
+    /// `shutdownGracePeriod` (answers meanwhile carry `Connection: close`), answers the rest 503, then
+    /// stops libmicrohttpd. The caller suspends; no thread blocks: the drain is awaited on the
+    /// in-flight count, and `MHD_stop_daemon` (which joins its threads) runs on `BlockingCalls`.
+    /// Idempotent; a concurrent second call returns at once.
+    public func stop() async {
+        guard let daemon = takeDaemon() else { return }
+        core.stopping.store(true, ordering: .relaxed)
+        daemon.quiesce()
+        let drained = await core.inFlight.wait(until: { $0 == 0 }, timeout: configuration.shutdownGracePeriod)
+        let forced = core.closeGate()
+        if !drained {
+            _ = await core.inFlight.wait(until: { $0 == 0 }, timeout: .seconds(2))
+        }
+        await BlockingCalls.run { daemon.stop() }
+        core.logger.info("HTTP server stopped", ["port": String(port), "forced": String(forced)])
+    }
+
+    /// Starts `stop()` and returns at once (for `defer`s and other synchronous code).
+    public func stopInBackground() {
+        Task { await self.stop() }
+    }
+
+    /// Moves a running server to `stopped`, returning its daemon (nil when it was not running).
+    private func takeDaemon() -> MHDDaemon? {
+        state.withLock { state in
             switch state {
             case .idle:
                 state = .stopped(port: configuration.port)
@@ -90,19 +108,16 @@ public final class HTTPServer: Sendable {
                 return daemon
             }
         }
-        guard let daemon else { return }
-        core.stopping.store(true, ordering: .relaxed)
-        daemon.quiesce()
-        let drained = core.waitForDrain(timeout: configuration.shutdownGracePeriod)
-        let forced = core.closeGate()
-        if !drained {
-            _ = core.waitForDrain(timeout: .seconds(2))
-        }
-        daemon.stop()
-        core.logger.info("HTTP server stopped", ["port": String(port), "forced": String(forced)])
     }
 
     deinit {
-        stop()
+        // Dropped while still running: stop without waiting for a drain, on the blocking-call
+        // queue (MHD_stop_daemon joins threads; a deinit may run on a cooperative thread).
+        guard let daemon = takeDaemon() else { return }
+        let core = self.core
+        BlockingCalls.detach {
+            _ = core.closeGate()
+            daemon.stop()
+        }
     }
 }

@@ -14,13 +14,14 @@ public struct CommitAfterHandleLoop: Sendable {
         self.maximumBackoff = maximumBackoff
     }
 
-    /// Runs until the task is cancelled.
+    /// Runs until graceful shutdown is requested (after the message in hand is handled and
+    /// committed) or the task is cancelled.
     /// - Parameters:
     ///   - failed: called with each failure before its retry (count it, log it).
     ///   - handle: processes one message; returning means it may be committed.
     public func run(failed: (any Error, KafkaMessage) -> Void,
                     handle: (KafkaMessage) async throws -> Void) async throws {
-        while !Task.isCancelled {
+        while !Task.isCancelled && !GracefulShutdown.isRequested {
             guard let message = try await consumer.poll(timeout: .milliseconds(250)) else { continue }
             var backoff = initialBackoff
             while true {

@@ -53,6 +53,12 @@ public struct EnvironmentReader: Sendable {
         return value
     }
 
+    /// An integer in `range`, or nil when the variable is unset.
+    public func optionalInt(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard raw(name) != nil else { return nil }
+        return try int(name, default: 0, in: range)
+    }
+
     public func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>)
         throws(ConfigurationError) -> Double
     {

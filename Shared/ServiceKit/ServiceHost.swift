@@ -2,22 +2,20 @@ import Foundation
 import HTTPServer
 import Runtime
 
-/// What a service's work receives from its host.
+/// What a service's `makeServices` receives from its host.
 public struct ServiceContext: Sendable {
     /// The service's logger (JSON lines on stderr).
     public let logger: Logger
     /// The registry rendered at `/metrics`.
     public let metrics: MetricsRegistry
-    /// Conditions reported at `/ready`.
+    /// Conditions reported at `/ready`; the group adds `shutdown` (false) the moment shutdown begins.
     public let readiness: Readiness
-    /// Fires on SIGTERM/SIGINT; long loops may watch it to drain before cancellation.
-    public let shutdown: ShutdownSignal
 }
 
 /// Runs one service process: reads its configuration, serves the operations routes, runs the
-/// work until SIGTERM/SIGINT, lets it drain for the grace period, then stops everything.
+/// process's services as one `ServiceGroup` until SIGTERM/SIGINT, shuts them down in order, exits.
 ///
-/// Exit codes: 0 after a clean stop, 1 when the work failed, 78 (EX_CONFIG) when configuration
+/// Exit codes: 0 after a clean stop, 1 when a service failed, 78 (EX_CONFIG) when configuration
 /// is invalid — the log line names the variable.
 public enum ServiceHost {
     /// How long cancelled work may take to return before the process exits anyway (code 1).
@@ -44,29 +42,36 @@ public enum ServiceHost {
         exit(1)
     }
 
-    /// Runs `work` as service `name` and never returns.
+    /// Runs the services of process `name` and never returns.
+    ///
+    /// The HTTP server (operations routes plus `routes`) starts first, so `/health` answers while
+    /// `makeServices` connects; it is the group's last service, so on shutdown it is the first to
+    /// stop accepting and drain. `makeServices` returns the rest in start order (pools, producers,
+    /// consumers, loops); the group stops them in reverse order once HTTP has drained.
     /// - Parameters:
     ///   - name: the service name used in logs and `/health`.
-    ///   - options: operations server and logging options (see `ServiceOptions`).
+    ///   - options: operations server, logging and grace options (see `ServiceOptions`).
     ///   - routes: extra routes on the operations server (the api adds its whole API here).
-    ///   - work: the service's loop; it should return or throw promptly once cancelled.
+    ///   - makeServices: creates the resources and loops; throwing exits 1.
     public static func run(
         name: String,
         options: ServiceOptions,
         metrics: MetricsRegistry = MetricsRegistry(),
         routes: (inout Router, ServiceContext) -> Void = { _, _ in },
-        work: @escaping @Sendable (ServiceContext) async throws -> Void
+        makeServices: (ServiceContext) async throws -> [any Service]
     ) async -> Never {
         // A peer that closes its socket (an APNs GOAWAY followed by close, a client gone) must give
         // EPIPE to the write, not kill the process: SSL_write uses write(2), whose SIGPIPE terminates
         // by default (the fault suite's "GOAWAY every 5 streams" killed apns-sender silently).
         signal(SIGPIPE, SIG_IGN)
         let logger = Logger(label: name, minimumLevel: options.logLevel)
-        let context = ServiceContext(logger: logger, metrics: metrics, readiness: Readiness(), shutdown: ShutdownSignal())
+        let signal = ShutdownSignal()
+        let context = ServiceContext(logger: logger, metrics: metrics, readiness: Readiness())
         var router = Router()
         OperationsRoutes.install(on: &router, service: name, readiness: context.readiness, metrics: metrics)
         routes(&router, context)
-        let configuration = HTTPServerConfiguration(host: options.httpHost, port: options.httpPort)
+        var configuration = HTTPServerConfiguration(host: options.httpHost, port: options.httpPort)
+        configuration.shutdownGracePeriod = min(configuration.shutdownGracePeriod, options.shutdownGrace)
         let server = HTTPServer(configuration: configuration, router: router, logger: logger.child("http"), metrics: metrics)
         do {
             try server.start()
@@ -74,44 +79,36 @@ public enum ServiceHost {
             failStart(service: name, error)
         }
         logger.info("started", ["event": "started", "port": String(server.port), "pid": String(getpid())])
+        let parentWatch = ParentWatch.start(options: options, signal: signal, logger: logger)
 
-        let exitCode = await supervise(work: work, context: context, grace: options.shutdownGrace)
-        context.readiness.set("shutdown", false)
-        server.stop()
+        let services: [any Service]
+        do {
+            services = try await makeServices(context)
+        } catch {
+            logger.error("cannot start: \(error)", ["event": "start_failed"])
+            await server.stop()
+            exit(1)
+        }
+        let group = ServiceGroup(
+            services: services + [HTTPServerService(server: server)], signal: signal, readiness: context.readiness,
+            logger: logger, grace: options.shutdownGrace, hardStop: hardStopAfterCancel)
+        let exitCode = await group.run()
+        parentWatch?.cancel()
         logger.info("stopped", ["event": "stopped", "exit_code": String(exitCode)])
         exit(exitCode)
     }
+}
 
-    /// Runs `work` until it ends or a signal arrives; after a signal, waits `grace` then cancels.
-    static func supervise(
-        work: @escaping @Sendable (ServiceContext) async throws -> Void, context: ServiceContext, grace: Duration
-    ) async -> Int32 {
-        // Work that ignores cancellation (or blocks every cooperative thread) must not keep the process
-        // alive forever: an orchestrator would SIGKILL it anyway; exiting here at least says why.
-        context.shutdown.onSignal(after: grace + hardStopAfterCancel) { [logger = context.logger] in
-            logger.error("work did not stop after the grace period and cancellation; exiting", ["event": "shutdown_forced"])
-            exit(1)
-        }
-        let task = Task { try await work(context) }
-        let outcome = Task { () -> Int32 in
-            do {
-                try await task.value
-                return 0
-            } catch is CancellationError {
-                return 0
-            } catch {
-                context.logger.error("service failed: \(error)", ["event": "failed"])
-                return 1
-            }
-        }
-        let watcher = Task {
-            let signal = await context.shutdown.wait()
-            context.logger.info("shutdown requested", ["event": "shutdown", "signal": String(signal)])
-            try? await Task.sleep(for: grace)
-            task.cancel()
-        }
-        let code = await outcome.value
-        watcher.cancel()
-        return code
+/// The HTTP server as a service: serves until its graceful shutdown, then stops accepting and
+/// drains in-flight requests (`HTTPServer.stop()`).
+public struct HTTPServerService: Service {
+    public let name = "http"
+    public let server: HTTPServer
+
+    public init(server: HTTPServer) { self.server = server }
+
+    public func run() async throws {
+        try? await GracefulShutdown.wait()
+        await server.stop()
     }
 }

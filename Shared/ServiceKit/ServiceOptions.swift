@@ -10,21 +10,29 @@ public struct ServiceOptions: Sendable {
     public var logLevel: LogLevel
     /// How long in-flight work may take to finish after SIGTERM (`SHUTDOWN_GRACE_MS`).
     public var shutdownGrace: Duration
+    /// `SIGHTSCREEN_PARENT_PID`: set by `sightscreen dev` for its children; when the process's
+    /// parent is no longer this pid (the supervisor died), it shuts down (`ParentWatch`).
+    public var parentPID: Int32?
 
-    public init(httpHost: String = "127.0.0.1", httpPort: UInt16, logLevel: LogLevel = .info, shutdownGrace: Duration = .seconds(10)) {
+    public init(
+        httpHost: String = "127.0.0.1", httpPort: UInt16, logLevel: LogLevel = .info, shutdownGrace: Duration = .seconds(10),
+        parentPID: Int32? = nil
+    ) {
+        self.parentPID = parentPID
         self.httpHost = httpHost
         self.httpPort = httpPort
         self.logLevel = logLevel
         self.shutdownGrace = shutdownGrace
     }
 
-    /// Reads `HTTP_HOST`, `HTTP_PORT`, `LOG_LEVEL` and `SHUTDOWN_GRACE_MS`.
+    /// Reads `HTTP_HOST`, `HTTP_PORT`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS` and `SIGHTSCREEN_PARENT_PID`.
     public init(_ environment: EnvironmentReader, defaultPort: UInt16) throws(ConfigurationError) {
         self.init(
             httpHost: environment.string("HTTP_HOST", default: "127.0.0.1"),
             httpPort: try environment.port("HTTP_PORT", default: defaultPort, allowZero: true),
             logLevel: try environment.logLevel("LOG_LEVEL", default: .info),
-            shutdownGrace: try environment.milliseconds("SHUTDOWN_GRACE_MS", default: .seconds(10), in: 0...600_000)
+            shutdownGrace: try environment.milliseconds("SHUTDOWN_GRACE_MS", default: .seconds(10), in: 0...600_000),
+            parentPID: try ParentWatch.parentPID(environment)
         )
     }
 }

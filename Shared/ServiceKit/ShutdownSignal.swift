@@ -1,19 +1,19 @@
 import Dispatch
 import Foundation
+import Runtime
 import Synchronization
 
 /// SIGTERM/SIGINT turned into an awaitable event (a `DispatchSource` on its own queue).
 public final class ShutdownSignal: Sendable {
-    private struct State {
-        var received: Int32?
-        var waiters: [CheckedContinuation<Int32, Never>] = []
-    }
-    private let state = Mutex(State())
+    /// The signal received, once one was.
+    private let state = AsyncCondition<Int32?>(nil)
     // DispatchSourceSignal is thread-safe to hold; only kept alive here, never mutated after init.
     private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "sightscreen.shutdown-signal")
+    private let hardDeadline = Mutex<(Duration, @Sendable () -> Void)?>(nil)
 
-    /// Starts listening for `signals`; their default action (terminate) is disabled.
+    /// Starts listening for `signals`; their default action (terminate) is disabled. Pass `[]` for
+    /// a signal that only `trigger` fires (tests).
     public init(signals: [Int32] = [SIGTERM, SIGINT]) {
         sources = signals.map { number in
             signal(number, SIG_IGN)
@@ -28,8 +28,6 @@ public final class ShutdownSignal: Sendable {
         for source in sources { source.cancel() }
     }
 
-    private let hardDeadline = Mutex<(Duration, @Sendable () -> Void)?>(nil)
-
     /// Once a signal arrives, runs `action` (typically: log and `exit`) after `delay` on this
     /// signal's own dispatch queue — never on the cooperative pool, so it fires even when every
     /// cooperative thread is blocked.
@@ -37,33 +35,31 @@ public final class ShutdownSignal: Sendable {
         hardDeadline.withLock { $0 = (delay, action) }
     }
 
-    /// Marks shutdown as requested, as if `signal` had arrived (also used by tests).
+    /// Marks shutdown as requested, as if `signal` had arrived (also used by tests). Only the
+    /// first call counts.
     public func trigger(_ signal: Int32 = SIGTERM) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Int32, Never>] in
-            guard state.received == nil else { return [] }
-            state.received = signal
-            defer { state.waiters = [] }
-            return state.waiters
+        let first = state.update { received -> Bool in
+            guard received == nil else { return false }
+            received = signal
+            return true
         }
+        guard first else { return }
         if let (delay, action) = hardDeadline.withLock({ $0 }) {
-            let (seconds, attoseconds) = delay.components
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)), execute: action)
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay / .nanoseconds(1))), execute: action)
         }
-        for waiter in waiters { waiter.resume(returning: signal) }
     }
 
-    /// The signal received so far, if any.
-    public var received: Int32? { state.withLock { $0.received } }
+    /// Whether a signal arrived (or `trigger` was called).
+    public var isTriggered: Bool { received != nil }
 
-    /// Suspends until a shutdown signal arrives; returns its number.
-    public func wait() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let already = state.withLock { state -> Int32? in
-                if let received = state.received { return received }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let already { continuation.resume(returning: already) }
-        }
+    /// The signal received so far, if any.
+    public var received: Int32? { state.value }
+
+    /// Suspends until a shutdown signal arrives; returns its number, or nil when the waiting task
+    /// was cancelled first.
+    @discardableResult
+    public func wait() async -> Int32? {
+        guard await state.wait(until: { $0 != nil }) else { return nil }
+        return state.value
     }
 }

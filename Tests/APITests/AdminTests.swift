@@ -36,12 +36,12 @@ struct AdminTests {
         upstream.get("/admin/matches") { _ in .json([["id": 1]]) }
         let fake = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 2), router: upstream, logger: APITestHarness.logger)
         try fake.start()
-        defer { fake.stop() }
+        defer { fake.stopInBackground() }
         let api = try await APITestHarness.make { configuration in
             configuration.replayAdminURL = "http://127.0.0.1:\(fake.port)"
             configuration.replayAdminToken = "secret-admin"
         }
-        defer { api.server.stop() }
+        defer { api.server.stopInBackground() }
         let admin = APITestHarness.unique("root")
         for action in ["start", "pause", "resume", "reset"] {
             let response = try await api.call("POST", "/admin/replay/42/\(action)", as: admin, admin: true)
@@ -67,7 +67,7 @@ struct AdminTests {
         let shared = try await APITestHarness.shared()
         #expect(try await shared.call("POST", "/admin/replay/42/start", as: admin, admin: true).status == 503)
         let dead = try await APITestHarness.make { $0.replayAdminURL = "http://127.0.0.1:1" }
-        defer { dead.server.stop() }
+        defer { dead.server.stopInBackground() }
         #expect(try await dead.call("POST", "/admin/replay/42/start", as: admin, admin: true).status == 502)
     }
 }

@@ -36,7 +36,7 @@ struct FollowBatchTests {
 
     @Test func manyUsersFollowingALiveMatchAtOnceEachGetTheirRowsAndOneStartPerDevice() async throws {
         let api = try await Self.batchingAPI()
-        defer { api.server.stop() }
+        defer { api.server.stopInBackground() }
         let match = APITestHarness.unique("m")
         try await api.seedMatch(match, live: true)
         let users = (0..<30).map { _ in APITestHarness.unique("u") }
@@ -69,7 +69,7 @@ struct FollowBatchTests {
 
     @Test func racingDuplicatesOfOneUserAndMatchGiveOneFollowAndOneStartPerDevice() async throws {
         let api = try await Self.batchingAPI()
-        defer { api.server.stop() }
+        defer { api.server.stopInBackground() }
         let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
         try await api.seedMatch(match, live: true)
         try await api.registerDevice(user, "phone")
@@ -102,7 +102,7 @@ struct FollowBatchTests {
 
     @Test func anUnknownMatchInABatchFailsOnlyItsRequest() async throws {
         let api = try await Self.batchingAPI()
-        defer { api.server.stop() }
+        defer { api.server.stopInBackground() }
         let (live, upcoming, unknown) = (APITestHarness.unique("m"), APITestHarness.unique("m"), APITestHarness.unique("nope"))
         try await api.seedMatch(live, live: true)
         try await api.seedMatch(upcoming, live: false, startsAt: Date().addingTimeInterval(3600))
@@ -149,7 +149,7 @@ struct FollowBatchTests {
 
     @Test func aFailedProduceAnswers503AndMarksTheRowsUnsent() async throws {
         let dead = try await APITestHarness.make(jobBrokers: "127.0.0.1:1", messageTimeout: .seconds(2))
-        defer { dead.server.stop() }
+        defer { dead.server.stopInBackground() }
         let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
         try await dead.seedMatch(match, live: true)
         try await dead.registerDevice(user, "phone")

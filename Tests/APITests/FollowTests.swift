@@ -149,7 +149,7 @@ struct FollowTests {
         #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match]).json["startedDevices"] as? [String] == ["phone"])
         let starts = try await JobCollector.shared.wait(matchId: match, kind: .liveActivityStart, count: 2)
         #expect(Set(starts.map(\.job.jobId)).count == 2)
-        api.server.stop()
+        await api.server.stop()
     }
 }
 

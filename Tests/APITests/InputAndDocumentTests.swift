@@ -35,7 +35,7 @@ struct InputAndDocumentTests {
         // clock would refill one between the last two requests.
         let clock = ManualClockBox.make()
         let api = try await APITestHarness.make(clock: clock) { $0.rateLimitPerMinute = 60 }
-        defer { api.server.stop() }
+        defer { api.server.stopInBackground() }
         let user = APITestHarness.unique("u")
         var statuses: [Int] = []
         for _ in 0..<25 { statuses.append(try await api.call("GET", "/user/follows", as: user).status) }

@@ -16,11 +16,13 @@ final class SenderHarness: Sendable {
     let metrics = MetricsRegistry()
     let log = CapturedLog()
     let readiness = Readiness()
-    let shutdown = ShutdownSignal(signals: [])
     let producer: KafkaProducer
     let admin: KafkaAdmin
     let results: KafkaConsumer
     private let task: Task<Void, any Error>
+    /// Runs the sender as production does: one service in a `ServiceGroup` whose grace period is
+    /// the configuration's (no hard exit: that would end the test process).
+    private let group: ServiceGroup
 
     /// Creates the topics, starts the sender and the results reader.
     /// - Parameters:
@@ -67,8 +69,14 @@ final class SenderHarness: Sendable {
         results = try KafkaConsumer(configuration: reader, logger: SenderFixtures.quietLogger)
         let service = SenderService(
             configuration: configuration, client: client, logger: logger, metrics: metrics, readiness: readiness, clock: clock)
-        let shutdown = self.shutdown
-        task = Task { try await service.run(shutdown: shutdown) }
+        let group = ServiceGroup(
+            services: [ClosureService("sender") { try await service.run() }], signal: ShutdownSignal(signals: []),
+            readiness: readiness, logger: logger, grace: configuration.shutdownGrace, hardStop: nil)
+        self.group = group
+        task = Task {
+            let code = await group.run()
+            if code != 0 { throw SenderHarnessError.exitCode(code) }
+        }
     }
 
     /// Produces jobs (one per call to keep partition order simple), keyed "matchId:seq".
@@ -125,7 +133,7 @@ final class SenderHarness: Sendable {
     /// Triggers shutdown, waits for the sender to drain and return (bounded), closes the rest, and
     /// checks that no log line carried the provider token or the key.
     func stop(timeout: Duration = .seconds(30)) async throws {
-        shutdown.trigger()
+        group.triggerGracefulShutdown()
         let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { [task] in
                 try await task.value
@@ -175,4 +183,9 @@ final class SenderHarness: Sendable {
         }
         return (invalid, dead, rejected)
     }
+}
+
+/// How the harness's sender group ended when it did not end cleanly.
+enum SenderHarnessError: Error {
+    case exitCode(Int32)
 }

@@ -51,7 +51,7 @@ import Testing
 
         func waitForExit(timeout: Duration) async throws -> Int32 {
             try await SenderFixtures.waitUntil("apns-sender to exit", timeout: timeout) { !process.isRunning }
-            process.waitUntilExit()
+            await process.waitForExit()
             return process.terminationStatus
         }
 
@@ -139,9 +139,9 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        await process.waitForExit()
         #expect(process.terminationStatus == 78)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(stderr.contains("APNS_TEAM_ID"))
     }
 }

@@ -212,11 +212,13 @@ import Testing
         #expect(set.hasSlot, "the parked job gave its slot up")
         set.start { _ in await releaseSecond.waitUntilSet() }
         #expect(!set.hasSlot)
-        try await Task.sleep(for: .milliseconds(500))
+        // A positive barrier: the first job's back-off is over and it is queued for a slot.
+        #expect(await set.wait(until: { $0.returning == 1 }, timeout: .seconds(10)))
         #expect(!firstResumed.isSet, "its wait is over but the only slot is taken")
         #expect(!set.hasSlot, "the returning job claims the next slot before any new job")
         releaseSecond.set()
-        #expect(await set.wait(until: { _ in firstResumed.isSet }, timeout: .seconds(10)))
+        #expect(await set.wait(until: { $0.returning == 0 && $0.parked == 0 && $0.sending == 1 }, timeout: .seconds(10)))
+        await firstResumed.waitUntilSet()
         #expect(!set.hasSlot && set.count == 1 && set.parkedCount == 0)
         releaseFirst.set()
         #expect(await set.wait(until: { $0.count == 0 }, timeout: .seconds(10)))

@@ -45,7 +45,7 @@ import Testing
         router.get("/app/config") { _ in .text(#"{"minVersion":"1.2.0","maintenance":false,"message":""}"#) }
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0), router: router, logger: Sample.logger)
         try server.start()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
 
         let client = BackendHTTPClient(
             baseURL: "http://127.0.0.1:\(server.port)", userId: "sim-user-3", minter: CachingTokenMinter(minter, lifetime: 60),

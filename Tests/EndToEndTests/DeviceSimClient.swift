@@ -1,5 +1,6 @@
 import Contracts
 import PipelineTestSupport
+import SharedTestSupport
 import DevStack
 import Foundation
 
@@ -42,7 +43,7 @@ struct DeviceSimClient {
     }
 
     /// The preview page as headless Chromium renders it (JavaScript run, DOM dumped).
-    static func renderedDOM(_ url: String) throws -> String {
+    static func renderedDOM(_ url: String) async throws -> String {
         let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         guard let browser = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw PipelineTestFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
@@ -55,8 +56,8 @@ struct DeviceSimClient {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await output.fileHandleForReading.readAll()
+        await process.waitForExit()
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -147,7 +147,7 @@ import Testing
 
         // The preview page, rendered by headless Chromium, shows the final score and result.
         let url = "\(stack.plan.deviceSimulatorURL)/preview?device=\(followers[0].deviceId)&match=\(fixture)"
-        let dom = try DeviceSimClient.renderedDOM(url)
+        let dom = try await DeviceSimClient.renderedDOM(url)
         #expect(dom.contains("id=\"lock-headline\""), "the preview has the Lock Screen headline")
         #expect(dom.contains(expected.innings.last!), "the rendered preview shows \(expected.innings.last!)")
         #expect(dom.contains(expected.result), "the rendered preview shows \(expected.result)")

@@ -23,15 +23,15 @@ import FoundationNetworking
         var description: String { "fake-sportmonks is not built: run `swift build --build-tests`" }
     }
 
-    @Test func helpSaysSpeedIsDeliveriesPerSecond() throws {
+    @Test func helpSaysSpeedIsDeliveriesPerSecond() async throws {
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = ["--help"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: await output.fileHandleForReading.readAll(), as: UTF8.self)
+        await process.waitForExit()
         #expect(process.terminationStatus == 0)
         #expect(text.contains("DELIVERIES PER SECOND") && text.contains("--live") && text.contains("/admin/faults"))
     }
@@ -73,7 +73,7 @@ import FoundationNetworking
         let stopBy = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < stopBy { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!process.isRunning)
-        process.waitUntilExit()
+        await process.waitForExit()
         #expect(process.terminationStatus == 0)
         errors.fileHandleForReading.readabilityHandler = nil
     }

@@ -43,7 +43,7 @@ struct HTTPServerTests {
 
     @Test func servesPathParametersAndQuery() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         #expect(server.port != 0)
         let response = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/matches/42?q=a%20b")
         #expect(response.status == 200)
@@ -55,7 +55,7 @@ struct HTTPServerTests {
 
     @Test func unknownPathAndWrongMethodAreJSONErrors() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let missing = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/nowhere")
         #expect(missing.status == 404)
         #expect(missing.json["error"] as? String == "not_found")
@@ -67,7 +67,7 @@ struct HTTPServerTests {
 
     @Test func oversizedBodyWithContentLengthIs413() async throws {
         let server = try Self.startServer(limit: 1024)
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let body = [UInt8](repeating: UInt8(ascii: "a"), count: 200_000)
         let response = try await RawHTTPClient.request(port: server.port, method: "POST", path: "/echo", body: body)
         #expect(response.status == 413)
@@ -80,7 +80,7 @@ struct HTTPServerTests {
 
     @Test func oversizedChunkedBodyIs413() async throws {
         let server = try Self.startServer(limit: 1024)
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let head = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
         var bytes = Array(head.utf8)
         let chunk = [UInt8](repeating: UInt8(ascii: "b"), count: 600)
@@ -95,7 +95,7 @@ struct HTTPServerTests {
 
     @Test func chunkedBodyFarOverTheLimitClosesTheConnection() async throws {
         let server = try Self.startServer(limit: 1024)
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         var bytes = Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
         let chunk = [UInt8](repeating: UInt8(ascii: "c"), count: 0x4000)
         for _ in 0..<64 { bytes += Array("4000\r\n".utf8) + chunk + Array("\r\n".utf8) }
@@ -108,7 +108,7 @@ struct HTTPServerTests {
 
     @Test func keepAliveConnectionServesSeveralRequests() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         var bytes = Array("GET /matches/1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
         bytes += Array("GET /matches/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
         let response = try await RawHTTPClient.raw(port: server.port, bytes: bytes, readToEnd: true)
@@ -117,17 +117,17 @@ struct HTTPServerTests {
         #expect(response.text.contains(#""matchId":"2""#))
     }
 
-    @Test func startTwiceAndStopTwice() throws {
+    @Test func startTwiceAndStopTwice() async throws {
         let server = try Self.startServer()
         #expect(throws: HTTPServerError.self) { try server.start() }
-        server.stop()
-        server.stop()
+        await server.stop()
+        await server.stop()
         #expect(throws: HTTPServerError.self) { try server.start() }
     }
 
     @Test func malformedAndMistypedJSONAre400() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let malformed = try await RawHTTPClient.request(
             port: server.port, method: "POST", path: "/echo", body: Array(#"{"id": 1,"#.utf8))
         #expect(malformed.status == 400)
@@ -146,7 +146,7 @@ struct HTTPServerTests {
 
     @Test func thrownErrorsBecomeJSON() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let teapot = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/teapot")
         #expect(teapot.status == 418)
         #expect(teapot.json as? [String: String] == ["error": "teapot", "message": "short and stout"])
@@ -157,7 +157,7 @@ struct HTTPServerTests {
 
     @Test func twoHundredConcurrentRequestsGetTheirOwnAnswers() async throws {
         let server = try Self.startServer()
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         let port = server.port
         let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
             for n in 0..<200 {
@@ -188,12 +188,7 @@ struct HTTPServerTests {
         let didEnter = entered.load(ordering: .relaxed)
         #expect(didEnter)
         let started = ContinuousClock.now
-        await withCheckedContinuation { continuation in
-            Thread {
-                server.stop()
-                continuation.resume()
-            }.start()
-        }
+        await server.stop()
         let waited = ContinuousClock.now - started
         let response = try await slow
         #expect(response.status == 200)
@@ -202,7 +197,7 @@ struct HTTPServerTests {
         await #expect(throws: ClientError.self) {
             _ = try await RawHTTPClient.request(port: port, method: "GET", path: "/matches/live")
         }
-        server.stop()  // idempotent
+        await server.stop()  // idempotent
     }
 
     @Test func stopAnswers503AfterTheGracePeriod() async throws {
@@ -224,12 +219,7 @@ struct HTTPServerTests {
         while !handling.load(ordering: .relaxed), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let reached = handling.load(ordering: .relaxed)
         #expect(reached, "the request reached its handler")
-        await withCheckedContinuation { continuation in
-            Thread {
-                server.stop()
-                continuation.resume()
-            }.start()
-        }
+        await server.stop()
         let response = try await stuck
         #expect(response.status == 503)
         #expect(response.json["error"] as? String == "unavailable")
@@ -237,7 +227,7 @@ struct HTTPServerTests {
 
     @Test func portInUseFailsNamingThePort() async throws {
         let first = try Self.startServer()
-        defer { first.stop() }
+        defer { first.stopInBackground() }
         let second = HTTPServer(
             configuration: HTTPServerConfiguration(port: first.port), router: Router(), logger: Self.quietLogger)
         let error = try #require(throws: HTTPServerError.self) { try second.start() }
@@ -256,7 +246,7 @@ struct HTTPServerTests {
     @Test func recordsRequestMetrics() async throws {
         let registry = MetricsRegistry()
         let server = try Self.startServer(metrics: registry)
-        defer { server.stop() }
+        defer { server.stopInBackground() }
         _ = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/matches/5")
         _ = try await RawHTTPClient.request(port: server.port, method: "GET", path: "/nowhere")
         // Completion is notified after the answer is written; allow it a moment.

@@ -33,7 +33,7 @@ import Testing
         let process = Process()
         process.executableURL = try executable(name)
         var env = ProcessInfo.processInfo.environment
-        if name == "api" { env.merge(try devJWKS()) { _, new in new } }
+        if name == "api" { env.merge(try await devJWKS()) { _, new in new } }
         env.merge(environment) { _, new in new }
         process.environment = env
         let errors = Pipe()
@@ -51,7 +51,7 @@ import Testing
             Issue.record("\(name) did not stop within \(timeout)")
             while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
         return Finished(status: process.terminationStatus, stderr: text)
     }
 
@@ -79,12 +79,12 @@ import Testing
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
         if service == "apns-sender" {
-            env.merge(try Self.devAPNsSettings()) { _, new in new }
+            env.merge(try await Self.devAPNsSettings()) { _, new in new }
             // Its own empty jobs topic: the shared push.jobs holds other suites' jobs, which would be
             // sent (to nowhere) and retried during the drain this test times.
-            env["APNS_SENDER_JOBS_TOPIC"] = try Self.emptyTopic()
+            env["APNS_SENDER_JOBS_TOPIC"] = try await Self.emptyTopic()
         }
-        if service == "api" { env.merge(try Self.devJWKS()) { _, new in new } }
+        if service == "api" { env.merge(try await Self.devJWKS()) { _, new in new } }
         process.environment = env
         let errors = Pipe()
         process.standardError = errors
@@ -109,7 +109,7 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
         #expect(stderr.contains(#""event":"stopped""#))
@@ -117,14 +117,14 @@ import Testing
 
     /// A throwaway APNs key (made by `mock-apns --generate-dev-key`) and hosts nobody listens on:
     /// enough for apns-sender to start, sign its provider token and become ready.
-    static func devAPNsSettings() throws -> [String: String] {
+    static func devAPNsSettings() async throws -> [String: String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-key-\(UUID().uuidString)")
         let generator = Process()
         generator.executableURL = try executable("mock-apns")
         generator.arguments = ["--generate-dev-key", directory.path, "--key-id", "TESTKEY001"]
         generator.standardOutput = FileHandle.nullDevice
         try generator.run()
-        generator.waitUntilExit()
+        await generator.waitForExit()
         guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "mock-apns --generate-dev-key", searchedFrom: directory.path) }
         return [
             "APNS_TEAM_ID": "TEAM000001", "APNS_KEY_ID": "TESTKEY001", "APNS_BUNDLE_ID": "app.sightscreen.test",
@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A new empty one-partition topic, made with `sightscreen topics create --config`.
-    static func emptyTopic() throws -> String {
+    static func emptyTopic() async throws -> String {
         let name = "executable-test-\(UUID().uuidString.prefix(8).lowercased())"
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).conf")
         try Data("\(name) 1\n".utf8).write(to: config)
@@ -144,13 +144,13 @@ import Testing
         creator.arguments = ["topics", "create", "--config", config.path]
         creator.standardOutput = FileHandle.nullDevice
         try creator.run()
-        creator.waitUntilExit()
+        await creator.waitForExit()
         guard creator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen topics create (Kafka down? scripts/stack up)", searchedFrom: config.path) }
         return name
     }
 
     /// A throwaway JWT key set made by `sightscreen dev-keys`, for the api.
-    static func devJWKS() throws -> [String: String] {
+    static func devJWKS() async throws -> [String: String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dev-keys-\(UUID().uuidString)")
         let generator = Process()
         generator.executableURL = try executable("sightscreen")
@@ -160,7 +160,7 @@ import Testing
         generator.environment = env
         generator.standardOutput = FileHandle.nullDevice
         try generator.run()
-        generator.waitUntilExit()
+        await generator.waitForExit()
         guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen dev-keys", searchedFrom: directory.path) }
         return ["AUTH_JWKS_PATH": directory.appendingPathComponent("jwks.json").path]
     }

@@ -22,10 +22,10 @@ final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let incoming = Mutex<[@Sendable () -> Void]>([])
     private let stopping = Atomic<Bool>(false)
-    private let finished = Mutex<Bool>(false)
     private let name: String
     private var thread: Thread?
-    private var threadID: pthread_t = 0
+    /// The loop thread's `pthread_t` once it runs (0 before): lets `inLoop` tell without a wait.
+    private let threadID = Atomic<UInt>(0)
     private var handlers: [Int32: EventLoopHandler] = [:]
     private var dirty: [EventLoopFlushable] = []
     private var dirtyIDs: Set<ObjectIdentifier> = []
@@ -46,33 +46,28 @@ final class EventLoop: @unchecked Sendable {
         close(wakeFD)
     }
 
-    /// Starts the thread. Call once.
+    /// Starts the thread. Call once. Returns at once: the thread records its id itself.
     func start() {
-        let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            threadID = pthread_self()
-            ready.signal()
+            threadID.store(UInt(pthread_self()), ordering: .releasing)
             run()
         }
         thread.name = name
         thread.stackSize = 1 << 20
         self.thread = thread
         thread.start()
-        ready.wait()
     }
 
-    /// Stops the loop after the current iteration; blocks until the thread has left its loop (unless
-    /// called on the loop itself).
+    /// Asks the loop to stop after the current iteration and returns at once (never blocks: it is
+    /// called from `deinit`s and async code). Tasks already queued with `execute` still run first.
+    /// The thread keeps this object alive until it has left its loop, so nothing it uses is freed
+    /// under it.
     func stop() {
         stopping.store(true, ordering: .releasing)
         wake()
-        if inLoop { return }
-        for _ in 0..<500 where !finished.withLock({ $0 }) {
-            usleep(10_000)
-        }
     }
 
-    var inLoop: Bool { pthread_equal(pthread_self(), threadID) != 0 }
+    var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
 
     /// Runs `task` on the loop thread, soon.
     func execute(_ task: @escaping @Sendable () -> Void) {
@@ -131,7 +126,6 @@ final class EventLoop: @unchecked Sendable {
         defer {
             fds.deallocate()
             events.deallocate()
-            finished.withLock { $0 = true }
         }
         while !stopping.load(ordering: .acquiring) {
             var timeout: Int32 = 1000
@@ -166,6 +160,13 @@ final class EventLoop: @unchecked Sendable {
             while let action = timers.popDue(now: now) { action() }
             flushDirty()
         }
+        // Tasks queued just before `stop()` (a shutdown that closes connections) still run.
+        let last = incoming.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.removeAll() }
+            return queue
+        }
+        for task in last { task() }
+        flushDirty()
     }
 
     private func flushDirty() {

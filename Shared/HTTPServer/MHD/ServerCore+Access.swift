@@ -11,7 +11,7 @@ extension ServerCore {
     ) -> MHD_Result {
         let limit = configuration.maxBodyBytes
         if state.begin(method: method) {
-            inFlight.add(1, ordering: .relaxed)
+            inFlight.update { $0 += 1 }
             if let length = MHDConnection.header(connection, "Content-Length"), let bytes = Int(length),
                 bytes > limit
             {
@@ -92,7 +92,7 @@ extension ServerCore {
         let terminatedNormally = termination == 0
         let summary = state.summary
         guard summary.started else { return }
-        inFlight.subtract(1, ordering: .releasing)
+        inFlight.update { $0 -= 1 }
         let duration = ContinuousClock.now - state.startedAt
         if let status = summary.status {
             metrics.record(method: summary.method, route: summary.route, status: status, duration: duration)

@@ -17,8 +17,9 @@ final class ServerCore: Sendable {
     let logger: Logger
     let metrics: HTTPMetrics
     private let gate = Mutex(Gate())
-    /// Requests whose access handler has been entered and whose completion was not yet notified.
-    let inFlight = Atomic<Int>(0)
+    /// Requests whose access handler has been entered and whose completion was not yet notified;
+    /// `HTTPServer.stop()` awaits it reaching zero.
+    let inFlight = AsyncCondition(0)
     /// Set once `stop()` begins: answers carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
     /// The last message libmicrohttpd logged (used to explain a start failure).
@@ -71,25 +72,4 @@ final class ServerCore: Sendable {
             return forced
         }
     }
-
-    /// Waits (sleeping in 2 ms steps) until no request is in flight or `timeout` passes.
-    /// Returns true when drained.
-    func waitForDrain(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while inFlight.load(ordering: .acquiring) > 0 {
-            if ContinuousClock.now >= deadline { return false }
-            usleepMilliseconds(2)
-        }
-        return true
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-private func usleepMilliseconds(_ milliseconds: UInt32) {
-    usleep(milliseconds * 1000)
 }

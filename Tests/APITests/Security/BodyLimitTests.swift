@@ -13,9 +13,9 @@ struct BodyLimitTests {
     static let allowedGrowthKB = 8 * 1024
 
     @Test func hugeAndNestedBodiesAreRefusedWithoutMemoryBlowup() async throws {
-        let auth = try DevAuth.make()
+        let auth = try await DevAuth.make()
         let (api, port) = try await auth.startAPI()
-        let token = try auth.token("body-limit-\(UUID().uuidString.prefix(8))")
+        let token = try await auth.token("body-limit-\(UUID().uuidString.prefix(8))")
         let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
         func post(_ body: [UInt8], path: String = "/user/follow/match") async throws -> WireResponse {
             try await RawHTTPClient.request(port: port, method: "POST", path: path, headers: headers, body: body)

@@ -28,10 +28,10 @@ struct LogSecretsTests {
     }
 
     @Test func apnsKeyAndJWTsNeverAppearInTheLogsOfARealRun() async throws {
-        let auth = try DevAuth.make()
+        let auth = try await DevAuth.make()
         let directory = auth.directory
         let apnsKeys = directory.appendingPathComponent("apns-key")
-        _ = try ServiceProcess.output("mock-apns", ["--generate-dev-key", apnsKeys.path, "--key-id", "SECKEY0001"])
+        _ = try await ServiceProcess.output("mock-apns", ["--generate-dev-key", apnsKeys.path, "--key-id", "SECKEY0001"])
         let p8 = apnsKeys.appendingPathComponent("AuthKey_SECKEY0001.p8").path
         let mockPort = try FreePort.pick()
         let mock = try ServiceProcess("mock-apns", arguments: [
@@ -67,8 +67,8 @@ struct LogSecretsTests {
 
         // Authenticated requests, valid and forged.
         let user = "log-secrets-\(suffix)"
-        let token = try auth.token(user)
-        let other = try auth.token("log-secrets-other-\(suffix)")
+        let token = try await auth.token(user)
+        let other = try await auth.token("log-secrets-other-\(suffix)")
         var usedTokens = [token, other]
         func call(_ method: String, _ path: String, _ bearer: String, _ json: [String: Any]? = nil) async throws -> WireResponse {
             var headers = ["Authorization": "Bearer \(bearer)"]

@@ -8,17 +8,17 @@ struct DevAuth: Sendable {
     var keysDirectory: URL { directory.appendingPathComponent("dev-keys") }
     var jwks: String { keysDirectory.appendingPathComponent("jwks.json").path }
 
-    static func make() throws -> DevAuth {
+    static func make() async throws -> DevAuth {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("security-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let auth = DevAuth(directory: directory)
-        _ = try ServiceProcess.output("sightscreen", ["dev-keys"], environment: ["DEV_KEYS_DIR": auth.keysDirectory.path])
+        _ = try await ServiceProcess.output("sightscreen", ["dev-keys"], environment: ["DEV_KEYS_DIR": auth.keysDirectory.path])
         return auth
     }
 
     /// A valid access token for `user` from the dev key.
-    func token(_ user: String) throws -> String {
-        try ServiceProcess.output("sightscreen", ["token", "--user", user], environment: ["DEV_KEYS_DIR": keysDirectory.path])
+    func token(_ user: String) async throws -> String {
+        try await ServiceProcess.output("sightscreen", ["token", "--user", user], environment: ["DEV_KEYS_DIR": keysDirectory.path])
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

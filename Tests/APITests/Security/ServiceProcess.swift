@@ -29,7 +29,7 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// Runs `executable arguments` to completion (bounded) and returns its stdout.
-    static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let process = Process()
         process.executableURL = try binDirectory().appendingPathComponent(executable)
         process.arguments = arguments
@@ -38,8 +38,8 @@ final class ServiceProcess: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await pipe.fileHandleForReading.readAll()
+        await process.waitForExit()
         guard process.terminationStatus == 0 else {
             throw Missing(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
@@ -94,7 +94,7 @@ final class ServiceProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + grace
         while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        await process.waitForExit()
     }
 
     /// Waits until GET `path` on `port` answers 200.

@@ -71,5 +71,6 @@ struct FeedHarness {
         return result
     }
 
-    func stop() { server.stop() }
+    /// Stops the server without waiting (for `defer`s).
+    func stop() { server.stopInBackground() }
 }

@@ -1,0 +1,40 @@
+import Dispatch
+
+/// The one place where a blocking call (a C function that joins threads or waits on a socket,
+/// `waitpid`, a file read of unknown length) runs when async code needs it: a dedicated
+/// concurrent dispatch queue, never Swift's cooperative pool. With two cores the pool has two
+/// threads; two blocked callers would stop every task in the process, including the ones they
+/// wait for.
+///
+/// ```swift
+/// try await BlockingCalls.run { MHD_stop_daemon(daemon) }   // the caller suspends, no thread blocks
+/// BlockingCalls.detach { daemon.stop() }                     // from a deinit: fire and forget
+/// ```
+///
+/// Long-lived blocking loops (librdkafka polls, libpq connections, epoll) keep their own serial
+/// queue or thread, as they do in the Kafka, Postgres and HTTP2 modules.
+public enum BlockingCalls {
+    private static let queue = DispatchQueue(label: "sightscreen.blocking-calls", attributes: .concurrent)
+
+    /// Runs `body` on the blocking-call queue and suspends until it returns.
+    public static func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body() })
+            }
+        }
+    }
+
+    /// Runs `body` on the blocking-call queue and suspends until it returns (non-throwing form).
+    public static func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Starts `body` on the blocking-call queue and returns at once (for `deinit`s and other
+    /// synchronous code that must not wait).
+    public static func detach(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
+}
