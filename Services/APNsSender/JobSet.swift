@@ -43,7 +43,11 @@ final class JobSet: Sendable {
     private let counts: AsyncCondition<Counts>
     private let tasks = Mutex(Tasks())
 
-    init(limit: Int, waitingLimit: Int = 0) {
+    /// How a job waits out its back-off (`Task.sleep`; tests pass one they release by hand).
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    init(limit: Int, waitingLimit: Int = 0, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        self.sleep = sleep
         self.limit = max(1, limit)
         self.waitingLimit = max(0, waitingLimit)
         counts = AsyncCondition(Counts(limit: self.limit, waitingLimit: self.waitingLimit))
@@ -156,12 +160,12 @@ final class JobSlot: Sendable {
     /// job — then takes a sending slot back. Throws `CancellationError` when cancelled.
     func wait(_ delay: Duration) async throws {
         guard let set, set.park() else {
-            try await Task.sleep(for: delay)
+            if let set { try await set.sleep(delay) } else { try await Task.sleep(for: delay) }
             return
         }
         parked.store(true, ordering: .releasing)
         // A cancellation leaves the job parked; `JobSet.ended` accounts for it.
-        try await Task.sleep(for: delay)
+        try await set.sleep(delay)
         guard await set.unpark() else { throw CancellationError() }
         parked.store(false, ordering: .releasing)
     }

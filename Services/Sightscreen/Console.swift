@@ -3,11 +3,13 @@ import Foundation
 /// The CLI's output: results on stdout, errors on stderr (the CLI's product, not logging).
 struct Console: Sendable {
     func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        // A closed stdout (the `tee` of `scripts/demo | tee` gone after Ctrl-C) must not stop the
+        // CLI before it has stopped its children: SIGPIPE is ignored in main and EPIPE dropped here.
+        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
     }
 
     func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 
     /// Prints rows as aligned columns under `header`.

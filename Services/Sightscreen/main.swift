@@ -2,6 +2,9 @@ import Foundation
 import Runtime
 
 // sightscreen: the operator CLI. `sightscreen help` lists the commands.
+// A reader of stdout that went away (a pipe to `tee`) must not kill the CLI by SIGPIPE: `sightscreen
+// dev` still has to stop the processes it started.
+signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = EnvironmentReader()
 let console = Console()

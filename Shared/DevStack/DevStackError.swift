@@ -20,6 +20,8 @@ public enum DevStackError: Error, Sendable, CustomStringConvertible {
     case cancelled(waitingFor: String)
     /// A bad option (match file missing, …).
     case invalidOption(String)
+    /// Processes an earlier `sightscreen dev` started still run (they would share its topics).
+    case leftovers([DevLeftovers.Process], pidFile: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,11 @@ public enum DevStackError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let what): "timed out waiting for \(what)"
         case .cancelled(let what): "cancelled while waiting for \(what)"
         case .invalidOption(let message): message
+        case .leftovers(let processes, let file):
+            "an earlier sightscreen dev left \(processes.count) process(es) running: "
+                + processes.map(\.description).joined(separator: ", ")
+                + " (recorded in \(file)); they would consume the same topics. Stop them: kill "
+                + processes.map { String($0.pid) }.joined(separator: " ")
         }
     }
 }

@@ -17,6 +17,9 @@ public actor DevSupervisor {
     public let logDirectory: URL
     private let logger: Logger
     private var processes: [ManagedProcess] = []
+    /// Where started processes are recorded for the next run's leftover check.
+    public nonisolated let leftovers: DevLeftovers
+    private var checkedLeftovers = false
 
     /// - Parameters:
     ///   - binDirectory: where the products are (`swift build --show-bin-path`).
@@ -25,6 +28,17 @@ public actor DevSupervisor {
         self.binDirectory = binDirectory
         self.logDirectory = logDirectory
         self.logger = logger
+        leftovers = DevLeftovers(logDirectory: logDirectory)
+    }
+
+    /// Fails when processes an earlier supervisor started (recorded in `leftovers.file`) still
+    /// run; checked once, before the first start.
+    public func checkForLeftovers() throws(DevStackError) {
+        guard !checkedLeftovers else { return }
+        let running = leftovers.running()
+        guard running.isEmpty else { throw .leftovers(running, pidFile: leftovers.file.path) }
+        checkedLeftovers = true
+        leftovers.clear()
     }
 
     /// Spawns `spec` and waits until its readiness probe passes.
@@ -34,8 +48,10 @@ public actor DevSupervisor {
         guard !processes.contains(where: { $0.spec.name == spec.name && $0.isRunning }) else {
             throw .spawnFailed(name: spec.name, reason: "already running")
         }
+        try checkForLeftovers()
         let process = try ManagedProcess(spec: spec, binDirectory: binDirectory,
                                          logFile: logDirectory.appendingPathComponent("\(spec.name).log"))
+        if let executable = process.executableURL { leftovers.record(pid: process.pid, executable: executable) }
         processes.removeAll { $0.spec.name == spec.name }
         processes.append(process)
         logger.info("started", ["process": spec.name, "pid": String(process.pid), "log": process.logFile.path])
@@ -78,6 +94,7 @@ public actor DevSupervisor {
         for process in processes.reversed() {
             await Self.stop(process, grace: grace, logger: logger)
         }
+        if processes.allSatisfy({ !$0.isRunning }) { leftovers.clear() }
         processes.removeAll()
     }
 

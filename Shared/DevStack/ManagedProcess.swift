@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 /// One spawned child: its `Foundation.Process` and the log file its stdout and stderr go to.
 ///
@@ -15,6 +16,8 @@ final class ManagedProcess: @unchecked Sendable {
     private let logHandle: FileHandle
     private let closed = NSLock()
     private var isClosed = false
+    /// Set by the termination handler: what `waitForExit` awaits (no polling).
+    private let exited = AsyncCondition(false)
 
     /// Spawns `spec` from `binDirectory`, appending its output to `logFile`.
     init(spec: DevProcessSpec, binDirectory: URL, logFile: URL) throws(DevStackError) {
@@ -37,10 +40,12 @@ final class ManagedProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = executable
         process.arguments = spec.arguments
-        process.environment = spec.environment
+        // The child's ParentWatch stops it when this supervisor dies, even by kill -9.
+        process.environment = spec.environment.merging([ParentWatchVariable.name: String(getpid())]) { _, supervisor in supervisor }
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.update { $0 = true } }
         do { try process.run() } catch {
             try? handle.close()
             throw .spawnFailed(name: spec.name, reason: "\(error)")
@@ -48,6 +53,8 @@ final class ManagedProcess: @unchecked Sendable {
     }
 
     var pid: Int32 { process.processIdentifier }
+    /// The executable that was started.
+    var executableURL: URL? { process.executableURL }
     var isRunning: Bool { process.isRunning }
     /// Exit status (or signal number), valid once `isRunning` is false.
     var terminationStatus: Int32 { process.terminationStatus }
@@ -69,12 +76,9 @@ final class ManagedProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` for the process to exit; true when it has.
     func waitForExit(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if !process.isRunning { closeLog() }
-        return !process.isRunning
+        let done = await exited.wait(until: { $0 }, timeout: timeout)
+        if done { closeLog() }
+        return done
     }
 
     /// The last `lines` lines of its log.
@@ -116,4 +120,10 @@ public enum DevLogFile {
         guard let data = FileManager.default.contents(atPath: file.path) else { return false }
         return String(decoding: data, as: UTF8.self).contains(text)
     }
+}
+
+/// `SIGHTSCREEN_PARENT_PID`, the variable ServiceKit's `ParentWatch` reads (DevStack does not
+/// depend on ServiceKit; ServiceKitTests check that the two names agree).
+public enum ParentWatchVariable {
+    public static let name = "SIGHTSCREEN_PARENT_PID"
 }

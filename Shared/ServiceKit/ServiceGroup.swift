@@ -10,9 +10,11 @@ import Runtime
 ///   has returned. List them in start order — pools, producers, consumers, loops, the HTTP server —
 ///   and they stop as a service should: HTTP stops accepting and drains, loops stop polling and
 ///   commit what is done, consumers close, producers flush, pools close.
-/// - `grace` after the signal, whatever has not returned is cancelled; `hardStop` after that the
-///   process exits 1 from the signal queue (so it exits even when every cooperative thread is
-///   blocked).
+/// - `grace` after the signal, the service being stopped is cancelled (stop now: abandon what is
+///   unfinished); the ones listed before it are then still stopped in order, gracefully, since
+///   releasing a producer or a pool is quick and must come after its users. `hardStop` after the
+///   deadline the process exits 1 from the signal queue (so it exits even when every cooperative
+///   thread is blocked).
 /// - A service that returns or throws before shutdown starts the same ordered shutdown of the rest.
 public final class ServiceGroup: Sendable {
     private let services: [any Service]
@@ -59,12 +61,17 @@ public final class ServiceGroup: Sendable {
             }
         }
         let triggers = services.map { _ in GracefulShutdownTrigger() }
+        // Each service runs in a task of its own so that the deadline can cancel just the one that
+        // is stopping; the group's child only awaits it (and forwards a cancellation of the group).
+        let tasks = services.enumerated().map { index, service in
+            let trigger = triggers[index]
+            return Task { try await GracefulShutdown.$trigger.withValue(trigger) { try await service.run() } }
+        }
         return await withTaskGroup(of: Event.self) { group in
-            for (index, service) in services.enumerated() {
-                let trigger = triggers[index]
+            for (index, task) in tasks.enumerated() {
                 group.addTask {
                     do {
-                        try await GracefulShutdown.$trigger.withValue(trigger) { try await service.run() }
+                        try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
                         return .finished(index: index, error: nil)
                     } catch {
                         return .finished(index: index, error: error)
@@ -106,11 +113,12 @@ public final class ServiceGroup: Sendable {
                 case .signal(let number):
                     beginShutdown("signal \(number)")
                 case .deadline:
-                    guard shuttingDown, !running.isEmpty else { continue }
+                    let stopping = asked.intersection(running)
+                    guard shuttingDown, !stopping.isEmpty else { continue }
                     logger.warning("grace period over; cancelling", [
-                        "event": "shutdown_cancel", "services": running.sorted().map { services[$0].name }.joined(separator: ","),
+                        "event": "shutdown_cancel", "services": stopping.sorted().map { services[$0].name }.joined(separator: ","),
                     ])
-                    group.cancelAll()
+                    for index in stopping { tasks[index].cancel() }
                 case .finished(let index, let error):
                     running.remove(index)
                     let name = services[index].name

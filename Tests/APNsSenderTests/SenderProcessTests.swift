@@ -125,6 +125,54 @@ import Testing
         try? await producer.shutdown(timeout: .seconds(5))
     }
 
+    /// SIGTERM in the middle of a job with time to finish it: the job completes (every target
+    /// once), its offset is committed, the process exits 0; a restarted sender does not send it
+    /// again (a sentinel job, delivered after the restart, proves the restart read past it).
+    @Test func sigtermDuringAJobFinishesAndCommitsItAndARestartDoesNotResendIt() async throws {
+        let admin = try await SenderFixtures.requireBroker()
+        let jobs = SenderFixtures.unique("sender-term-jobs")
+        let invalid = SenderFixtures.unique("sender-term-invalid")
+        let dead = SenderFixtures.unique("sender-term-dead")
+        let group = SenderFixtures.unique("sender-term")
+        try await admin.createTopics(
+            [KafkaTopicSpec(name: jobs, partitions: 1), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
+            timeout: .seconds(10))
+        // 10 streams and 100 ms per answer: 200 targets take about 2 s; the grace period is 30 s.
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 100))
+        defer { mock.stop() }
+        var environment = Self.environment(mockPort: mock.port, jobs: jobs, invalid: invalid, dead: dead, group: group)
+        environment["SHUTDOWN_GRACE_MS"] = "30000"
+        let producer = try SenderFixtures.producer()
+        let job = SenderFixtures.job(targets: (0..<200).map { _ in SenderFixtures.target() })
+
+        let first = try SenderProcess(environment: environment)
+        try await first.waitUntilReady()
+        _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(job))
+        try await SenderFixtures.waitUntil("the first pushes of the job", timeout: .seconds(20)) { mock.counters.accepted >= 10 }
+        first.kill(SIGTERM)
+        #expect(try await first.waitForExit(timeout: .seconds(40)) == 0, "log: \(first.log.suffix(1500))")
+        for target in job.targets {
+            #expect(mock.deliveries(token: target.token).count == 1, "every target of the in-flight job answered once")
+        }
+        let committed = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5))
+        #expect(committed.values.reduce(0, +) == 1, "the finished job was committed before the exit")
+        #expect(first.log.contains(#""event":"service_stopping""#))
+
+        let second = try SenderProcess(environment: environment)
+        try await second.waitUntilReady()
+        let sentinel = SenderFixtures.job(targets: [SenderFixtures.target()])
+        _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(sentinel))
+        try await SenderFixtures.waitUntil("the sentinel job delivered", timeout: .seconds(30)) {
+            !mock.deliveries(token: sentinel.targets[0].token).isEmpty
+        }
+        for target in job.targets {
+            #expect(mock.deliveries(token: target.token).count == 1, "the restart did not send the committed job again")
+        }
+        second.kill(SIGTERM)
+        #expect(try await second.waitForExit(timeout: .seconds(20)) == 0)
+        try? await producer.shutdown(timeout: .seconds(5))
+    }
+
     @Test func missingAPNsSettingsFailStartNamingTheVariable() async throws {
         let process = Process()
         process.executableURL = try Self.executable("apns-sender")

@@ -201,7 +201,9 @@ import Testing
     }
 
     @Test func aParkedJobFreesItsSendingSlotAndGetsItBackBeforeNewJobs() async throws {
-        let set = JobSet(limit: 1, waitingLimit: 1)
+        // The back-off ends when the test says so, not after a time a loaded machine may overrun.
+        let backOffOver = Flag()
+        let set = JobSet(limit: 1, waitingLimit: 1, sleep: { _ in await backOffOver.waitUntilSet() })
         let firstResumed = Flag(), releaseFirst = Flag(), releaseSecond = Flag()
         set.start { slot in
             try? await slot.wait(.milliseconds(200))
@@ -212,6 +214,7 @@ import Testing
         #expect(set.hasSlot, "the parked job gave its slot up")
         set.start { _ in await releaseSecond.waitUntilSet() }
         #expect(!set.hasSlot)
+        backOffOver.set()
         // A positive barrier: the first job's back-off is over and it is queued for a slot.
         #expect(await set.wait(until: { $0.returning == 1 }, timeout: .seconds(10)))
         #expect(!firstResumed.isSet, "its wait is over but the only slot is taken")

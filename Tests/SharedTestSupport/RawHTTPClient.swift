@@ -19,6 +19,7 @@ public struct WireResponse: Sendable {
 
 public struct ClientError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A tiny blocking HTTP/1.1 client over a raw TCP socket, run on its own thread (never on the cooperative
@@ -88,6 +89,11 @@ public enum RawHTTPClient {
         return response
     }
 
+    static func completeAnswer(_ bytes: [UInt8]) -> WireResponse? {
+        guard let response = parse(bytes), isComplete(response, bytes) else { return nil }
+        return response
+    }
+
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
@@ -116,5 +122,13 @@ public enum RawHTTPClient {
     private static func isComplete(_ response: WireResponse, _ bytes: [UInt8]) -> Bool {
         guard let length = response.headers["content-length"].flatMap(Int.init) else { return false }
         return response.body.count >= length
+    }
+}
+
+extension WireResponse {
+    /// The answer in `bytes` once its head and its Content-Length body are complete (for reads on
+    /// a keep-alive connection, where the server does not close after answering).
+    public static func parseComplete(_ bytes: [UInt8]) -> WireResponse? {
+        RawHTTPClient.completeAnswer(bytes)
     }
 }

@@ -14,8 +14,8 @@ import Darwin
 /// runs after that thread drops the last reference.
 final class MHDDaemon: @unchecked Sendable {
     private var daemon: OpaquePointer?
-    /// The listening socket once it was taken back by `MHD_quiesce_daemon` (we must close it).
-    private var quiescedSocket: Int32 = -1
+    /// Set once `MHD_quiesce_daemon` gave the listening socket back (and it was closed).
+    private var quiesced = false
     /// Kept alive while the daemon can call back into it (passed unretained as `cls`).
     let core: ServerCore
 
@@ -52,10 +52,14 @@ final class MHDDaemon: @unchecked Sendable {
         daemon = started
     }
 
-    /// Stops accepting new connections; existing ones keep being served.
+    /// Stops accepting new connections and closes the listening socket at once (a connection
+    /// attempt is refused instead of waiting unanswered in the backlog until the drain is over);
+    /// existing connections keep being served.
     func quiesce() {
-        guard let daemon, quiescedSocket < 0 else { return }
-        quiescedSocket = MHD_quiesce_daemon(daemon)
+        guard let daemon, !quiesced else { return }
+        let socket = MHD_quiesce_daemon(daemon)
+        if socket >= 0 { close(socket) }
+        quiesced = true
     }
 
     /// Stops the daemon (joining its threads) and closes the socket. Every suspended connection must have
@@ -64,10 +68,6 @@ final class MHDDaemon: @unchecked Sendable {
         guard let daemon else { return }
         self.daemon = nil
         MHD_stop_daemon(daemon)
-        if quiescedSocket >= 0 {
-            close(quiescedSocket)
-            quiescedSocket = -1
-        }
     }
 
     deinit {

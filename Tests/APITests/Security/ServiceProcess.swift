@@ -64,6 +64,16 @@ final class ServiceProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
 
+    /// Waits up to `timeout` for the process to exit on its own; its exit status, or nil if it
+    /// still runs.
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else { return nil }
+        await process.waitForExit()
+        return process.terminationStatus
+    }
+
     /// The log written so far.
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
