@@ -13,6 +13,8 @@ let configuration = ServiceHost.loadConfiguration(service: service) {
     try SimulatorConfiguration.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
 }
 let logLevel = LogLevel(name: configuration.logLevel) ?? .info
+/// Set by `sightscreen dev`: device-sim stops when its supervisor is gone.
+let parentPID = ServiceHost.loadConfiguration(service: service) { try ParentWatch.parentPID(EnvironmentReader()) }
 let minter = ServiceHost.loadConfiguration(service: service) {
     CachingTokenMinter(try TokenMinting.make(configuration, environment: environment), lifetime: 1800)
 }
@@ -27,7 +29,8 @@ let intakeLogger = Logger(label: service, minimumLevel: logLevel).child("intake"
 let intake = DeliveryIntake(source: mock, fleet: fleet, batchLimit: configuration.batchLimit, logger: intakeLogger)
 
 await ServiceHost.run(
-    name: service, options: ServiceOptions(httpPort: configuration.port, logLevel: logLevel, shutdownGrace: .milliseconds(500)),
+    name: service, options: ServiceOptions(httpPort: configuration.port, logLevel: logLevel, shutdownGrace: .milliseconds(500), readyDelay: .zero,
+                            parentPID: parentPID),
     routes: { router, _ in SimulatorRoutes.install(on: &router, fleet: fleet, intake: intake, mock: mock) }
 ) { context in
     context.readiness.set("devices", false)

@@ -12,6 +12,10 @@ public struct DevLeftovers: Sendable {
     public struct Process: Sendable, Equatable, CustomStringConvertible {
         public var pid: Int32
         public var executable: String
+        public init(pid: Int32, executable: String) {
+            self.pid = pid
+            self.executable = executable
+        }
         public var description: String { "\((executable as NSString).lastPathComponent) (pid \(pid))" }
     }
 

@@ -50,6 +50,8 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["HTTP_PORT"] = String(port)
         environment["LOG_LEVEL"] = options.logLevel
         environment["SHUTDOWN_GRACE_MS"] = String(options.shutdownGraceMs)
+        // No load balancer polls /ready in the dev stack: stop accepting at once.
+        environment["SHUTDOWN_READY_DELAY_MS"] = "0"
         environment["STACK_DIR"] = options.materialDirectory.deletingLastPathComponent().path
         return environment
     }

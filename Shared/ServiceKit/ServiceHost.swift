@@ -90,7 +90,7 @@ public enum ServiceHost {
             exit(1)
         }
         let group = ServiceGroup(
-            services: services + [HTTPServerService(server: server)], signal: signal, readiness: context.readiness,
+            services: services + [HTTPServerService(server: server, readyDelay: options.readyDelay)], signal: signal, readiness: context.readiness,
             logger: logger, grace: options.shutdownGrace, hardStop: hardStopAfterCancel)
         let exitCode = await group.run()
         parentWatch?.cancel()
@@ -99,16 +99,24 @@ public enum ServiceHost {
     }
 }
 
-/// The HTTP server as a service: serves until its graceful shutdown, then stops accepting and
-/// drains in-flight requests (`HTTPServer.stop()`).
+/// The HTTP server as a service: serves until its graceful shutdown; then keeps serving for
+/// `readyDelay` (the group has already turned `/ready` to 503, and a load balancer polling it
+/// needs a moment to stop routing here), then stops accepting and drains in-flight requests
+/// (`HTTPServer.stop()`).
 public struct HTTPServerService: Service {
     public let name = "http"
     public let server: HTTPServer
+    public let readyDelay: Duration
 
-    public init(server: HTTPServer) { self.server = server }
+    public init(server: HTTPServer, readyDelay: Duration = .zero) {
+        self.server = server
+        self.readyDelay = readyDelay
+    }
 
     public func run() async throws {
-        try? await GracefulShutdown.wait()
+        if (try? await GracefulShutdown.wait()) != nil, readyDelay > .zero {
+            try? await Task.sleep(for: readyDelay)
+        }
         await server.stop()
     }
 }

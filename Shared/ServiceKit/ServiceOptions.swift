@@ -10,14 +10,19 @@ public struct ServiceOptions: Sendable {
     public var logLevel: LogLevel
     /// How long in-flight work may take to finish after SIGTERM (`SHUTDOWN_GRACE_MS`).
     public var shutdownGrace: Duration
+    /// `SHUTDOWN_READY_DELAY_MS`: after SIGTERM, how long the HTTP server keeps serving (with
+    /// `/ready` answering 503) before it stops accepting and drains, so that a load balancer polling
+    /// `/ready` sees the 503 and stops routing to it first. At most `shutdownGrace`.
+    public var readyDelay: Duration
     /// `SIGHTSCREEN_PARENT_PID`: set by `sightscreen dev` for its children; when the process's
     /// parent is no longer this pid (the supervisor died), it shuts down (`ParentWatch`).
     public var parentPID: Int32?
 
     public init(
         httpHost: String = "127.0.0.1", httpPort: UInt16, logLevel: LogLevel = .info, shutdownGrace: Duration = .seconds(10),
-        parentPID: Int32? = nil
+        readyDelay: Duration = .seconds(1), parentPID: Int32? = nil
     ) {
+        self.readyDelay = min(readyDelay, shutdownGrace)
         self.parentPID = parentPID
         self.httpHost = httpHost
         self.httpPort = httpPort
@@ -25,13 +30,15 @@ public struct ServiceOptions: Sendable {
         self.shutdownGrace = shutdownGrace
     }
 
-    /// Reads `HTTP_HOST`, `HTTP_PORT`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS` and `SIGHTSCREEN_PARENT_PID`.
+    /// Reads `HTTP_HOST`, `HTTP_PORT`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS`, `SHUTDOWN_READY_DELAY_MS` and
+    /// `SIGHTSCREEN_PARENT_PID`.
     public init(_ environment: EnvironmentReader, defaultPort: UInt16) throws(ConfigurationError) {
         self.init(
             httpHost: environment.string("HTTP_HOST", default: "127.0.0.1"),
             httpPort: try environment.port("HTTP_PORT", default: defaultPort, allowZero: true),
             logLevel: try environment.logLevel("LOG_LEVEL", default: .info),
             shutdownGrace: try environment.milliseconds("SHUTDOWN_GRACE_MS", default: .seconds(10), in: 0...600_000),
+            readyDelay: try environment.milliseconds("SHUTDOWN_READY_DELAY_MS", default: .seconds(1), in: 0...600_000),
             parentPID: try ParentWatch.parentPID(environment)
         )
     }

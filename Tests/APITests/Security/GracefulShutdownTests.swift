@@ -71,7 +71,11 @@ struct GracefulShutdownTests {
         }
         // A positive barrier: the load is really running before the signal.
         let loadDeadline = ContinuousClock.now + .seconds(60)
-        while tally.total < 60, ContinuousClock.now < loadDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        while tally.total < 60, ContinuousClock.now < loadDeadline {
+            // The health check keeps polling (an idle keep-alive connection would time out).
+            #expect(try await probe.get("/ready").status == 200)
+            try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(tally.total >= 60, "the load loops got answers before the signal")
 
         tally.signalled.store(true, ordering: .releasing)
