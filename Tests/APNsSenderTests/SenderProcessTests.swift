@@ -73,15 +73,20 @@ import Testing
         ]
     }
 
-    @Test func killMinus9DuringAJobThenRestartAnswersEveryTargetAtLeastOnce() async throws {
-        let admin = try await SenderFixtures.requireBroker()
-        let jobs = SenderFixtures.unique("sender-kill-jobs")
-        let invalid = SenderFixtures.unique("sender-kill-invalid")
-        let dead = SenderFixtures.unique("sender-kill-dead")
-        let group = SenderFixtures.unique("sender-kill")
+    /// Fresh one-partition jobs, token-invalid and dead topics, and a fresh group name.
+    static func topics(_ admin: KafkaAdmin, prefix: String) async throws -> (jobs: String, invalid: String, dead: String, group: String) {
+        let jobs = SenderFixtures.unique("\(prefix)-jobs")
+        let invalid = SenderFixtures.unique("\(prefix)-invalid")
+        let dead = SenderFixtures.unique("\(prefix)-dead")
         try await admin.createTopics(
             [KafkaTopicSpec(name: jobs, partitions: 1), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
             timeout: .seconds(10))
+        return (jobs, invalid, dead, SenderFixtures.unique(prefix))
+    }
+
+    @Test func killMinus9DuringAJobThenRestartAnswersEveryTargetAtLeastOnce() async throws {
+        let admin = try await SenderFixtures.requireBroker()
+        let (jobs, invalid, dead, group) = try await Self.topics(admin, prefix: "sender-kill")
         // 10 streams and 200 ms per answer: 300 targets take about 6 s.
         let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 200))
         defer { mock.stop() }
@@ -130,13 +135,7 @@ import Testing
     /// again (a sentinel job, delivered after the restart, proves the restart read past it).
     @Test func sigtermDuringAJobFinishesAndCommitsItAndARestartDoesNotResendIt() async throws {
         let admin = try await SenderFixtures.requireBroker()
-        let jobs = SenderFixtures.unique("sender-term-jobs")
-        let invalid = SenderFixtures.unique("sender-term-invalid")
-        let dead = SenderFixtures.unique("sender-term-dead")
-        let group = SenderFixtures.unique("sender-term")
-        try await admin.createTopics(
-            [KafkaTopicSpec(name: jobs, partitions: 1), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1)],
-            timeout: .seconds(10))
+        let (jobs, invalid, dead, group) = try await Self.topics(admin, prefix: "sender-term")
         // 10 streams and 100 ms per answer: 200 targets take about 2 s; the grace period is 30 s.
         let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 100))
         defer { mock.stop() }
