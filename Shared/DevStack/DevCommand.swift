@@ -1,7 +1,8 @@
 import Foundation
+import Runtime
 
 /// Runs a short helper command to completion (key generation and the like) without blocking a
-/// thread of the cooperative pool: the exit is polled with `Task.sleep`.
+/// thread of the cooperative pool: the exit is awaited on the process's termination handler.
 enum DevCommand {
     /// Runs `executable arguments` with `environment`; returns its combined output.
     /// - Throws: `DevStackError.commandFailed` on a non-zero exit or after `timeout`.
@@ -24,13 +25,13 @@ enum DevCommand {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
+        let exited = AsyncCondition(false)
+        process.terminationHandler = { _ in exited.update { $0 = true } }
         do { try process.run() } catch {
             try? handle.close()
             throw .commandFailed(command: command, status: -1, output: "\(error)")
         }
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
+        if !(await exited.wait(until: { $0 }, timeout: timeout)) {
             kill(process.processIdentifier, SIGKILL)
             try? handle.close()
             throw .commandFailed(command: command, status: -1, output: "no exit within \(timeout)")

@@ -29,7 +29,7 @@ public final class KafkaAdmin: Sendable {
     public func createTopics(_ specs: [KafkaTopicSpec], timeout: Duration = .seconds(10)) async throws {
         guard !specs.isEmpty else { return }
         let milliseconds = timeout.timeoutMilliseconds
-        let outcome = try await Blocking.run(on: queue) { [client] in try client.createTopics(specs, timeoutMs: milliseconds) }
+        let outcome = try await BlockingCalls.run(on: queue) { [client] in try client.createTopics(specs, timeoutMs: milliseconds) }
         for spec in specs {
             switch outcome[spec.name] {
             case .some(.some(let error)) where error.code == KafkaError.topicAlreadyExistsCode:
@@ -46,7 +46,7 @@ public final class KafkaAdmin: Sendable {
     /// All topics with their partitions, from the cluster metadata.
     public func listTopics(timeout: Duration = .seconds(5)) async throws -> [KafkaTopicDescription] {
         let milliseconds = timeout.timeoutMilliseconds
-        return try await Blocking.run(on: queue) { [client] in try client.topicMetadata(timeoutMs: milliseconds) }
+        return try await BlockingCalls.run(on: queue) { [client] in try client.topicMetadata(timeoutMs: milliseconds) }
     }
 
     /// One topic's description, or nil when the broker does not know it.
@@ -58,7 +58,7 @@ public final class KafkaAdmin: Sendable {
     public func committedOffsets(group: String, topics: [String], timeout: Duration = .seconds(5)) async throws -> [KafkaTopicPartition: Int64] {
         let partitions = try await partitions(of: topics, timeout: timeout)
         let milliseconds = timeout.timeoutMilliseconds
-        return try await Blocking.run(on: queue) { [client] in
+        return try await BlockingCalls.run(on: queue) { [client] in
             try client.committedOffsets(group: group, partitions: partitions, timeoutMs: milliseconds)
         }
     }
@@ -67,7 +67,7 @@ public final class KafkaAdmin: Sendable {
     public func highWatermarks(topics: [String], timeout: Duration = .seconds(5)) async throws -> [KafkaTopicPartition: KafkaWatermarks] {
         let partitions = try await partitions(of: topics, timeout: timeout)
         let milliseconds = timeout.timeoutMilliseconds
-        return try await Blocking.run(on: queue) { [client] in
+        return try await BlockingCalls.run(on: queue) { [client] in
             var result: [KafkaTopicPartition: KafkaWatermarks] = [:]
             for partition in partitions { let (low, high) = try client.watermarks(of: partition, timeoutMs: milliseconds)
                 result[partition] = KafkaWatermarks(low: low, high: high) }

@@ -45,7 +45,7 @@ public final class KafkaConsumer: Sendable {
     /// - Throws: ``KafkaError`` when the consumer is closed or hit a fatal error.
     public func poll(timeout: Duration = .milliseconds(250)) async throws -> KafkaMessage? {
         let milliseconds = timeout.timeoutMilliseconds
-        return try await Blocking.run(on: pollQueue) { [client, state, logger] () throws -> KafkaMessage? in
+        return try await BlockingCalls.run(on: pollQueue) { [client, state, logger] () throws -> KafkaMessage? in
             guard !state.isClosed else { throw KafkaError.closed("poll") }
             return try client.consumerPoll(timeoutMs: milliseconds, logger: logger)
         }
@@ -65,7 +65,7 @@ public final class KafkaConsumer: Sendable {
     /// Synchronously commits the given next-offsets (the offset of the next message to read, per partition).
     public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) async throws {
         guard !nextOffsets.isEmpty else { return }
-        try await Blocking.run(on: commitQueue) { [client, state] in
+        try await BlockingCalls.run(on: commitQueue) { [client, state] in
             guard !state.isClosed else { throw KafkaError.closed("commit") }
             try client.commit(nextOffsets)
         }
@@ -84,7 +84,7 @@ public final class KafkaConsumer: Sendable {
 
     /// Leaves the group cleanly (revokes the assignment, reported through `onRebalance`). Idempotent.
     public func close() async throws {
-        try await Blocking.run(on: pollQueue) { [client, state] in
+        try await BlockingCalls.run(on: pollQueue) { [client, state] in
             guard state.markClosed() else { return }
             try client.closeConsumer()
         }

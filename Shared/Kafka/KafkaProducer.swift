@@ -70,7 +70,7 @@ public final class KafkaProducer: Sendable {
     /// - Throws: ``KafkaError`` `_TIMED_OUT` naming how many messages are still outstanding.
     public func flush(timeout: Duration = .seconds(10)) async throws {
         let milliseconds = timeout.timeoutMilliseconds
-        try await Blocking.run(on: blockingQueue) { [client] in try client.flush(timeoutMs: milliseconds) }
+        try await BlockingCalls.run(on: blockingQueue) { [client] in try client.flush(timeoutMs: milliseconds) }
     }
 
     /// Flushes, then stops the poll thread. Later sends fail with a `_STATE` error.

@@ -14,10 +14,14 @@ import Dispatch
 /// Long-lived blocking loops (librdkafka polls, libpq connections, epoll) keep their own serial
 /// queue or thread, as they do in the Kafka, Postgres and HTTP2 modules.
 public enum BlockingCalls {
-    private static let queue = DispatchQueue(label: "sightscreen.blocking-calls", attributes: .concurrent)
+    /// The shared concurrent queue for one-off blocking calls.
+    public static let queue = DispatchQueue(label: "sightscreen.blocking-calls", attributes: .concurrent)
 
-    /// Runs `body` on the blocking-call queue and suspends until it returns.
-    public static func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    /// Runs `body` on `queue` (by default the shared blocking-call queue; a client that must keep
+    /// its calls in order passes its own serial queue) and suspends until it returns.
+    public static func run<Value: Sendable>(
+        on queue: DispatchQueue = BlockingCalls.queue, _ body: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result { try body() })

@@ -81,6 +81,12 @@ public enum ServiceHost {
         logger.info("started", ["event": "started", "port": String(server.port), "pid": String(getpid())])
         let parentWatch = ParentWatch.start(options: options, signal: signal, logger: logger)
 
+        // A signal during start-up (a migration waiting for its lock, a broker not there yet) has
+        // no group to stop it yet: the same deadline as the group's then ends the process.
+        signal.onSignal(after: options.shutdownGrace + hardStopAfterCancel) {
+            logger.error("stopped during start-up: the services did not start within the grace period", ["event": "shutdown_forced"])
+            exit(1)
+        }
         let services: [any Service]
         do {
             services = try await makeServices(context)
