@@ -115,7 +115,12 @@ import Testing
         #expect(tokenInvalidSeen.withLock { $0 }
                 || PrometheusText.sum(coordinatorMetrics, metric: "la_rows_ended_total", matching: ["reason": "token_invalid"]) >= 1,
                 "the invalidated activity became ended/token_invalid")
-        #expect(PrometheusText.sum(restarts, metric: "orchestrator_start_jobs_total") >= 7, "6 starts + at least 1 re-start")
+        // The re-start came from the orchestrator. (The 6 first starts are not all its own: on a slow
+        // machine a device whose push-to-start token arrives after the match went live is started by
+        // the api instead — a one-core run saw 5 orchestrator starts; every device's start is checked
+        // above through device-sim.)
+        #expect(PrometheusText.sum(restarts, metric: "orchestrator_start_jobs_total", matching: ["reason": "token_invalid"]) >= 1,
+                "at least 1 re-start after the token was invalidated")
 
         // The match ends: every remaining follower shows the final state.
         try await stack.waitFor("the replay finished", timeout: .seconds(240)) { try await stack.replayStatus().finished }
