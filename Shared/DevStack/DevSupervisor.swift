@@ -72,18 +72,18 @@ public actor DevSupervisor {
         while true {
             guard process.isRunning else {
                 _ = await process.waitForExit(timeout: .seconds(1))
-                throw .exitedEarly(name: spec.name, status: process.terminationStatus, logTail: process.logTail())
+                throw .exitedEarly(name: spec.name, status: process.terminationStatus, logTail: await process.logTail())
             }
             switch spec.readiness {
             case .none: return
             case .http(let url):
                 if let reply = try? await http.get(url), reply.status == 200 { return }
             case .logLine(let text):
-                if process.logContains(text) { return }
+                if await process.logContains(text) { return }
             }
             if Task.isCancelled { throw .cancelled(waitingFor: "\(spec.name) ready") }
             guard ContinuousClock.now < deadline else {
-                throw .notReady(name: spec.name, probe: "\(spec.readiness)", logTail: process.logTail())
+                throw .notReady(name: spec.name, probe: "\(spec.readiness)", logTail: await process.logTail())
             }
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -155,7 +155,7 @@ public actor DevSupervisor {
     public func logFile(_ name: String) throws(DevStackError) -> URL { try find(name).logFile }
 
     /// The last lines of `name`'s log.
-    public func logTail(_ name: String, lines: Int = 25) throws(DevStackError) -> String { try find(name).logTail(lines: lines) }
+    public func logTail(_ name: String, lines: Int = 25) async throws(DevStackError) -> String { try await find(name).logTail(lines: lines) }
 
     private func find(_ name: String) throws(DevStackError) -> ManagedProcess {
         guard let process = processes.last(where: { $0.spec.name == name }) else { throw .unknownProcess(name: name) }

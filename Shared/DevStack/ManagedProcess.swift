@@ -1,5 +1,6 @@
 import Foundation
 import Runtime
+import Synchronization
 
 /// One spawned child: its `Foundation.Process` and the log file its stdout and stderr go to.
 ///
@@ -18,6 +19,7 @@ final class ManagedProcess: @unchecked Sendable {
     private var isClosed = false
     /// Set by the termination handler: what `waitForExit` awaits (no polling).
     private let exited = AsyncCondition(false)
+    private let scan: Mutex<LogScan>
 
     /// Spawns `spec` from `binDirectory`, appending its output to `logFile`.
     init(spec: DevProcessSpec, binDirectory: URL, logFile: URL) throws(DevStackError) {
@@ -34,6 +36,7 @@ final class ManagedProcess: @unchecked Sendable {
             throw .spawnFailed(name: spec.name, reason: "cannot open its log \(logFile.path)")
         }
         logStart = handle.seekToEndOfFile()
+        scan = Mutex(LogScan(offset: logStart))
         let banner = "=== \(ISO8601DateFormatter().string(from: Date())) start \(spec.executable) \(spec.arguments.joined(separator: " "))\n"
         handle.write(Data(banner.utf8))
         logHandle = handle
@@ -41,7 +44,7 @@ final class ManagedProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = spec.arguments
         // The child's ParentWatch stops it when this supervisor dies, even by kill -9.
-        process.environment = spec.environment.merging([ParentWatchVariable.name: String(getpid())]) { _, supervisor in supervisor }
+        process.environment = spec.environment.merging([SupervisorEnvironment.parentPIDVariable: String(getpid())]) { _, supervisor in supervisor }
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
@@ -81,17 +84,43 @@ final class ManagedProcess: @unchecked Sendable {
         return done
     }
 
-    /// The last `lines` lines of its log.
-    func logTail(lines: Int = 25) -> String {
-        DevLogFile.tail(logFile, lines: lines)
+    /// The last `lines` lines of its log (read on `BlockingCalls`, off the cooperative pool).
+    func logTail(lines: Int = 25) async -> String {
+        let file = logFile
+        return await BlockingCalls.run { DevLogFile.tail(file, lines: lines) }
     }
 
-    /// Whether this run's output contains `text`.
-    func logContains(_ text: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: logFile.path) else { return false }
-        defer { try? handle.close() }
-        handle.seek(toFileOffset: logStart)
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self).contains(text)
+    /// Whether this run's output contains `text`. Each call reads only what was appended since
+    /// the previous one (plus enough of the end before it for a match across the boundary), on
+    /// `BlockingCalls`: the supervisor asks every 100 ms while a process starts.
+    func logContains(_ text: String) async -> Bool {
+        let file = logFile
+        let needle = Array(text.utf8)
+        return await BlockingCalls.run { [self] in
+            self.scan.withLock { scan in
+                if scan.found.contains(text) { return true }
+                guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+                defer { try? handle.close() }
+                handle.seek(toFileOffset: scan.offset)
+                let fresh = [UInt8](handle.readDataToEndOfFile())
+                let window = scan.carry + fresh
+                scan.offset += UInt64(fresh.count)
+                scan.carry = Array(window.suffix(max(0, needle.count - 1)))
+                guard !needle.isEmpty, window.count >= needle.count else { return needle.isEmpty }
+                let hit = (0...(window.count - needle.count)).contains { start in
+                    window[start..<(start + needle.count)].elementsEqual(needle)
+                }
+                if hit { scan.found.insert(text) }
+                return hit
+            }
+        }
+    }
+
+    /// How far `logContains` has read this run's log.
+    private struct LogScan {
+        var offset: UInt64
+        var carry: [UInt8] = []
+        var found: Set<String> = []
     }
 
     func closeLog() {
@@ -120,10 +149,4 @@ public enum DevLogFile {
         guard let data = FileManager.default.contents(atPath: file.path) else { return false }
         return String(decoding: data, as: UTF8.self).contains(text)
     }
-}
-
-/// `SIGHTSCREEN_PARENT_PID`, the variable ServiceKit's `ParentWatch` reads (DevStack does not
-/// depend on ServiceKit; ServiceKitTests check that the two names agree).
-public enum ParentWatchVariable {
-    public static let name = "SIGHTSCREEN_PARENT_PID"
 }

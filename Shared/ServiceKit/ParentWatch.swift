@@ -27,7 +27,7 @@ public final class ParentWatch: Sendable {
     }
 
     /// The variable `sightscreen dev` sets to its pid in every child's environment.
-    public static let variable = "SIGHTSCREEN_PARENT_PID"
+    public static let variable = SupervisorEnvironment.parentPIDVariable
 
     /// Reads `SIGHTSCREEN_PARENT_PID` (unset: nil).
     public static func parentPID(_ environment: EnvironmentReader) throws(ConfigurationError) -> Int32? {
