@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
         tests("RuntimeTests", ["Runtime"]),
         tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
-        tests("KafkaTests", ["Kafka", "Runtime", "DevStack"]),
+        tests("KafkaTests", ["SharedTestSupport", "Kafka", "Runtime", "DevStack"]),
         tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
         tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket", "Contracts"]),

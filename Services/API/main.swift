@@ -26,7 +26,7 @@ do {
     database = PostgresClient(configuration: postgres, logger: logger.child("postgres"), metrics: metrics)
     var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: serviceName)
     producerConfiguration.linger = configuration.kafkaLinger
-    producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+    producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics)
     let admin = try KafkaAdmin(
         configuration: KafkaAdminConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "api-admin"),
         logger: logger.child("kafka-admin"))
@@ -46,16 +46,11 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
         "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
         "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
     ])
-    let readiness = context.readiness
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
-        // Ready once PostgreSQL answers; re-checked every 5 s.
-        ClosureService("postgres-readiness", cancelOnShutdown: true) {
-            while !Task.isCancelled {
-                readiness.set("postgres", (try? await database.healthCheck()) != nil)
-                try await Task.sleep(for: .seconds(5))
-            }
-        },
+        // Ready while PostgreSQL and the broker answer; re-checked every 2 s.
+        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
+        context.readinessProbe("kafka_broker") { try await producer.checkBroker() },
     ]
 }

@@ -18,7 +18,6 @@ struct SenderMetrics: Sendable {
     /// `DeadPush` (and rejected-job) records produced.
     let deadProduced: Counter
     /// Offset commits that failed (retried on the next round).
-    let commitFailures: Counter
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -30,7 +29,6 @@ struct SenderMetrics: Sendable {
         retries = registry.counter("apns_sender_retries_total", help: "Pushes sent again after 429/5xx/connection loss")
         tokenInvalidProduced = registry.counter("apns_sender_token_invalid_total", help: "TokenInvalid messages produced")
         deadProduced = registry.counter("apns_sender_dead_total", help: "Records produced to the dead-letter topic")
-        commitFailures = registry.counter("apns_sender_commit_failures_total", help: "Offset commits that failed")
     }
 
     /// Jobs finished, by result: `delivered` (every target answered, none dead), `dead` (some

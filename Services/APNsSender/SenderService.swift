@@ -47,7 +47,7 @@ final class SenderService: Sendable {
     func run() async throws {
         let tracker = CommitTracker()
         let consumer = try KafkaConsumer(
-            configuration: consumerConfiguration(), logger: logger.child("kafka"),
+            configuration: consumerConfiguration(), logger: logger.child("kafka"), metrics: metrics.registry,
             onRebalance: { [readiness, tracker, logger] event in
                 switch event {
                 case .assigned(let partitions):
@@ -55,6 +55,7 @@ final class SenderService: Sendable {
                     logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
                 case .revoked(let partitions, let lost):
                     tracker.revoke(partitions)
+                    if lost { readiness.set("kafka", false) }
                     logger.info("partitions revoked", ["count": String(partitions.count), "lost": String(lost)])
                 case .failed(let error):
                     logger.warning("rebalance failed", ["error": error.description])
@@ -63,7 +64,7 @@ final class SenderService: Sendable {
         var producerConfiguration = KafkaProducerConfiguration(
             bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "apns-sender-\(getpid())")
         producerConfiguration.linger = .milliseconds(2)
-        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics.registry)
         let processor = JobProcessor(
             client: client,
             publisher: ResultPublisher(
@@ -74,6 +75,11 @@ final class SenderService: Sendable {
             producer: producer, metrics: metrics.registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock)
         let jobs = JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs)
         let background = startBackground(consumer: consumer, tracker: tracker)
+        let probe = Task { [readiness, metrics, logger] in
+            try? await ReadinessProbe("kafka_broker", readiness: readiness, metrics: metrics.registry, logger: logger) {
+                try await consumer.checkBroker()
+            }.run()
+        }
         logger.info("consuming", [
             "topic": configuration.jobsTopic, "group": configuration.groupID, "maxJobs": String(configuration.maxInFlightJobs),
             "maxWaitingJobs": String(configuration.maxWaitingJobs),
@@ -102,6 +108,7 @@ final class SenderService: Sendable {
         await Task { [self] in
             _ = await jobs.wait(until: { $0.count == 0 }, timeout: .seconds(2))
             background.cancel()
+            probe.cancel()
             await background.value
             await commitReady(consumer: consumer, tracker: tracker)
             do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
@@ -187,9 +194,15 @@ final class SenderService: Sendable {
         do {
             try await consumer.commit(offsets)
             logger.debug("committed", ["offsets": offsets.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")])
+        } catch let error as KafkaError where error.meansAssignmentLost {
+            // The partitions may be another member's now: forget them (their late finishes are
+            // ignored) and keep polling, which rejoins the group; the next owner resumes from the
+            // last commit and sends those jobs again with the same apns-ids.
+            tracker.revoke(Array(offsets.keys))
+            logger.warning("offset commit refused: the assignment is gone; its jobs will be redone by the next owner",
+                           ["error": error.description])
         } catch {
             tracker.commitFailed(offsets)
-            metrics.commitFailures.increment()
             logger.warning("offset commit failed; retrying", ["error": "\(error)"])
         }
     }

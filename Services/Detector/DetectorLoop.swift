@@ -14,7 +14,7 @@ struct DetectorLoop: Sendable {
 
     /// Runs until the task is cancelled.
     func run() async throws {
-        try await CommitAfterHandleLoop(consumer: consumer, maximumBackoff: maximumBackoff).run(failed: { error, message in
+        try await CommitAfterHandleLoop(consumer: consumer, maximumBackoff: maximumBackoff).run(logger: logger, failed: { error, message in
             metrics.failure("handle")
             logger.error("snapshot failed, retrying: \(error)",
                          ["event": "retry", "partition": String(message.partition), "offset": String(message.offset)])

@@ -28,13 +28,13 @@ await ServiceHost.run(name: "detector", options: options) { context in
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let producer = try KafkaProducer(
         configuration: KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector"),
-        logger: logger.child("kafka"))
+        logger: logger.child("kafka"), metrics: context.metrics)
     var consumerConfiguration = KafkaConsumerConfiguration(
         bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
     consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
     consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
     consumerConfiguration.statisticsInterval = .seconds(5)  // feeds kafka_consumer_lag
-    let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"))
+    let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"), metrics: context.metrics)
     let metrics = DetectorMetrics(registry: context.metrics)
     var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
                                   publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
@@ -48,6 +48,8 @@ await ServiceHost.run(name: "detector", options: options) { context in
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown() },
         ResourceService("kafka-consumer") { try? await consumer.close() },
+        context.readinessProbe("kafka_broker") { try await consumer.checkBroker() },
+        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("consumer-lag", cancelOnShutdown: true) {
             await ConsumerLagGauge(registry: registry).run(consumers: [consumer], every: .seconds(5))
         },

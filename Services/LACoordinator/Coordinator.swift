@@ -27,13 +27,13 @@ struct Coordinator: Sendable {
         let infrastructure = configuration.infrastructure
         var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "la-coordinator")
         producerConfiguration.linger = .milliseconds(5)
-        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"))
+        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: registry)
         eventsConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.eventsGroup, topic: configuration.eventsTopic),
-            logger: logger.child("kafka"))
+            logger: logger.child("kafka"), metrics: registry)
         tokenInvalidConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.tokenInvalidGroup, topic: configuration.tokenInvalidTopic),
-            logger: logger.child("kafka"))
+            logger: logger.child("kafka"), metrics: registry)
     }
 
     private static func consumer(_ configuration: CoordinatorConfiguration, group: String, topic: String) -> KafkaConsumerConfiguration {

@@ -22,10 +22,14 @@ struct EventBatchProcessor: Sendable {
 
     /// Processes `messages` (in partition order as polled); returns the next offset per partition.
     ///
-    /// A failing event is retried with a bounded backoff until it succeeds or the task is cancelled
-    /// (it is never skipped: that would lose a key event or an end). Events before it are not redone.
-    /// - Throws: `CancellationError` when cancelled mid-batch (nothing of the batch is committed then).
-    func process(_ messages: [KafkaMessage]) async throws -> [KafkaTopicPartition: Int64] {
+    /// A failing event is retried with a bounded backoff until it succeeds, the task is cancelled, or
+    /// `stillOwned` throws (it is never skipped: that would lose a key event or an end). Events before it
+    /// are not redone.
+    /// - Parameter stillOwned: asked before each retry; throws when the batch's partitions are no longer
+    ///   this member's (``KafkaConsumer/requireAssignment()``), which abandons the batch.
+    /// - Throws: `CancellationError` when cancelled mid-batch, or what `stillOwned` threw (nothing of the
+    ///   batch is committed then).
+    func process(_ messages: [KafkaMessage], stillOwned: () throws -> Void = {}) async throws -> [KafkaTopicPartition: Int64] {
         var offsets: [KafkaTopicPartition: Int64] = [:]
         var events: [MatchBusEvent] = []
         for message in messages {
@@ -49,7 +53,7 @@ struct EventBatchProcessor: Sendable {
                 logger.debug("plain update repeats the last push, not sent", ["event_id": event.eventId, "match_id": event.matchId])
                 continue
             }
-            try await retrying(event) { try await handle(event) }
+            try await retrying(event, stillOwned: stillOwned) { try await handle(event) }
             repeats.fannedOut(event)
         }
         return offsets
@@ -82,8 +86,8 @@ struct EventBatchProcessor: Sendable {
         ])
     }
 
-    private func retrying(_ event: MatchBusEvent, _ work: () async throws -> Void) async throws {
-        var backoff: Duration = .milliseconds(100)
+    private func retrying(_ event: MatchBusEvent, stillOwned: () throws -> Void, _ work: () async throws -> Void) async throws {
+        var backoff = Backoff(initial: .milliseconds(100), maximum: maximumBackoff)
         while true {
             try Task.checkCancellation()
             do {
@@ -94,8 +98,8 @@ struct EventBatchProcessor: Sendable {
             } catch {
                 metrics.failure("fanout")
                 logger.error("fan-out failed, retrying: \(error)", ["event": "retry", "event_id": event.eventId])
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, maximumBackoff)
+                try stillOwned()
+                try await Task.sleep(for: backoff.next())
             }
         }
     }

@@ -13,34 +13,31 @@ struct EventLoop: Sendable {
     let metrics: CoordinatorMetrics
 
     /// Runs until graceful shutdown is requested (after committing the batch in hand), the task is
-    /// cancelled, or the consumer is closed.
+    /// cancelled, or the consumer is closed. When the member's assignment is lost mid-batch the batch is
+    /// dropped and the loop goes back to polling (rejoining the group); the partitions' next owner
+    /// re-fans those events out with the same job ids. Commits follow `KafkaOffsetCommitter`.
     func run() async throws {
+        let committer = KafkaOffsetCommitter(consumer: consumer, logger: logger)
         while !Task.isCancelled && !GracefulShutdown.isRequested {
+            if case .willRetry = await committer.commit() { metrics.failure("commit") }
             guard let first = try await consumer.poll(timeout: .milliseconds(250)) else { continue }
             var batch = [first]
             while batch.count < maximumEvents, let next = try await consumer.poll(timeout: drainWait) {
                 batch.append(next)
             }
-            let offsets = try await processor.process(batch)
-            try await commit(offsets)
-        }
-    }
-
-    /// Commits with up to 3 attempts. If it still fails (e.g. the partitions were revoked by a rebalance) the
-    /// batch is logged and left uncommitted: its new owner re-fans it out with the same job ids.
-    private func commit(_ offsets: [KafkaTopicPartition: Int64]) async throws {
-        var backoff: Duration = .milliseconds(100)
-        for attempt in 1...3 {
+            let offsets: [KafkaTopicPartition: Int64]
             do {
-                try await consumer.commit(offsets)
-                return
-            } catch {
-                metrics.failure("commit")
-                logger.warning("commit failed: \(error)", ["event": "commit_retry", "attempt": String(attempt)])
-                if attempt < 3 { try await Task.sleep(for: backoff) }
-                backoff = backoff * 4
+                offsets = try await processor.process(batch, stillOwned: { try consumer.requireAssignment() })
+            } catch let error as KafkaError where error.meansAssignmentLost {
+                consumer.metrics?.droppedWork(count: batch.count)
+                logger.warning("assignment lost during a batch; dropping it (its next owner fans it out again)", [
+                    "event": "assignment_lost", "messages": String(batch.count), "group": consumer.configuration.groupId,
+                ])
+                continue
             }
+            committer.stage(offsets)
+            if case .willRetry = await committer.commit(now: true) { metrics.failure("commit") }
         }
-        logger.error("giving up committing a batch; it will be redelivered", ["event": "commit_failed"])
+        if !Task.isCancelled { await committer.commit(now: true) }
     }
 }

@@ -13,7 +13,7 @@ struct TokenInvalidLoop: Sendable {
 
     /// Runs until the task is cancelled or the consumer is closed.
     func run() async throws {
-        try await CommitAfterHandleLoop(consumer: consumer, maximumBackoff: maximumBackoff).run(failed: { error, message in
+        try await CommitAfterHandleLoop(consumer: consumer, maximumBackoff: maximumBackoff).run(logger: logger, failed: { error, message in
             metrics.failure("token_invalid")
             logger.error("token-invalid failed, retrying: \(error)",
                          ["event": "retry", "partition": String(message.partition), "offset": String(message.offset)])

@@ -18,7 +18,7 @@ struct PollerConfiguration: Sendable {
     /// `SPORTMONKS_TIMEOUT_MS`: per-request timeout.
     var requestTimeout: Duration = .seconds(10)
     /// `BACKOFF_INITIAL_MS` / `BACKOFF_MAX_MS`: exponential backoff after failed polls (with jitter).
-    var backoff = Backoff()
+    var backoff = Backoff(initial: .seconds(1), maximum: .seconds(60))
     /// `SCHEDULE_WINDOW_DAYS`: the schedule sync covers yesterday … today + this many days.
     var scheduleWindowDays: Int = 7
     /// `SCHEDULE_SYNC_INTERVAL_MS`: how often the schedule is synced.

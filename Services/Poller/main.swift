@@ -28,7 +28,7 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
     var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
                                                            clientId: "poller")
     producerConfiguration.messageTimeout = .seconds(30)
-    let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"))
+    let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"), metrics: metricsRegistry)
     context.logger.info("configured", [
         "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.milliseconds),
         "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
@@ -40,6 +40,8 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
+        context.readinessProbe("kafka_broker") { try await producer.checkBroker() },
+        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("poller", cancelOnShutdown: true) { await service.run() },
     ]
 }

@@ -46,7 +46,7 @@ public struct DeadLetterPublisher: Sendable {
     public func publish(_ message: KafkaMessage, kind: String, error: String) async throws {
         let record = record(for: message, kind: kind, error: error)
         let value = try MessageCodec.encode(record)
-        var backoff: Duration = .milliseconds(100)
+        var backoff = Backoff(initial: .milliseconds(100), maximum: maximumBackoff)
         while true {
             try Task.checkCancellation()
             do {
@@ -57,8 +57,7 @@ public struct DeadLetterPublisher: Sendable {
                 logger.warning("producing a dead-letter record failed; retrying", [
                     "event": "dead_letter_retry", "source": record.recordKey, "error": "\(error)",
                 ])
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, maximumBackoff)
+                try await Task.sleep(for: backoff.next())
             }
         }
         registry.counter("dead_letters_total", help: "Undecodable messages parked on the dead-letter topic",

@@ -91,4 +91,10 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func unavailable(_ message: String) -> HTTPError {
         HTTPError(status: 503, code: "unavailable", message: message)
     }
+
+    /// 503 `unavailable` with `Retry-After` (seconds): a dependency (database, broker) is down or stalled.
+    public static func dependencyUnavailable(_ message: String, retryAfterSeconds: Int = 2) -> HTTPError {
+        HTTPError(status: 503, code: "unavailable", message: message,
+                  headers: [HTTPHeader(name: "Retry-After", value: String(retryAfterSeconds))])
+    }
 }

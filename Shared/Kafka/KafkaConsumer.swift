@@ -14,24 +14,33 @@ public final class KafkaConsumer: Sendable {
     private let state: RDKafkaConsumerState
     private let pollQueue: DispatchQueue
     private let commitQueue: DispatchQueue
+    /// Broker probes (``checkBroker(timeout:)``), apart from polls and commits.
+    private let probeQueue: DispatchQueue
     private let logger: Logger
+    /// The group-health figures, when a registry was given.
+    public let metrics: KafkaConsumerMetrics?
     /// The configuration this consumer was created with.
     public let configuration: KafkaConsumerConfiguration
 
     /// Creates the consumer and subscribes to `configuration.topics`.
     ///
-    /// - Parameter onRebalance: called with every assignment change, on the poll queue, while
-    ///   `poll` or `close` runs. It must return quickly and must not call back into this consumer.
+    /// - Parameters:
+    ///   - metrics: where the group-health figures go (``KafkaConsumerMetrics``); nil exports none.
+    ///   - onRebalance: called with every assignment change, on the poll queue, while `poll` or
+    ///     `close` runs. It must return quickly and must not call back into this consumer.
     /// - Throws: ``KafkaConfigurationError`` for a rejected property, ``KafkaError`` if creation or subscribe fails.
-    public init(configuration: KafkaConsumerConfiguration, logger: Logger,
+    public init(configuration: KafkaConsumerConfiguration, logger: Logger, metrics: MetricsRegistry? = nil,
                 onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        state = RDKafkaConsumerState(logger: logger, groupId: configuration.groupId, onRebalance: onRebalance)
+        let metrics = metrics.map { KafkaConsumerMetrics(registry: $0, group: configuration.groupId) }
+        self.metrics = metrics
+        state = RDKafkaConsumerState(logger: logger, groupId: configuration.groupId, metrics: metrics, onRebalance: onRebalance)
         let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), consumer: state)
         client = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
         pollQueue = DispatchQueue(label: "kafka.consumer.poll.\(configuration.groupId)")
         commitQueue = DispatchQueue(label: "kafka.consumer.commit.\(configuration.groupId)")
+        probeQueue = DispatchQueue(label: "kafka.consumer.probe.\(configuration.groupId)")
         try client.subscribe(configuration.topics)
         logger.info("kafka consumer subscribed", [
             "client": client.name, "group": configuration.groupId, "topics": configuration.topics.joined(separator: ","),
@@ -63,11 +72,43 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Synchronously commits the given next-offsets (the offset of the next message to read, per partition).
+    ///
+    /// A failure is counted by reason (``KafkaConsumerMetrics``). When it ``KafkaError/meansAssignmentLost``,
+    /// do not retry: drop the work, keep polling (see ``KafkaOffsetCommitter``).
+    /// - Throws: ``KafkaError``.
     public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) async throws {
         guard !nextOffsets.isEmpty else { return }
-        try await BlockingCalls.run(on: commitQueue) { [client, state] in
-            guard !state.isClosed else { throw KafkaError.closed("commit") }
-            try client.commit(nextOffsets)
+        do {
+            try await BlockingCalls.run(on: commitQueue) { [client, state] in
+                guard !state.isClosed else { throw KafkaError.closed("commit") }
+                try client.commit(nextOffsets)
+            }
+            metrics?.committed()
+        } catch let error as KafkaError {
+            metrics?.commitFailed(error)
+            throw error
+        }
+    }
+
+    /// True when librdkafka considers this member's assignment lost (its session expired or its
+    /// generation changed) and it has not been given a new one yet. Work taken from the old
+    /// assignment should be dropped: its partitions may already be someone else's.
+    public var isAssignmentLost: Bool { client.assignmentLost }
+
+    /// Throws when ``isAssignmentLost``: for retry loops that must stop retrying work this member
+    /// no longer owns.
+    /// - Throws: ``KafkaError`` with ``KafkaError/meansAssignmentLost``.
+    public func requireAssignment() throws(KafkaError) {
+        if client.assignmentLost { throw KafkaError.assignmentLost("keep the assignment of group \(configuration.groupId)") }
+    }
+
+    /// Succeeds when a broker answers a metadata request within `timeout` (a paused broker keeps
+    /// its connections open, so only an answer counts). For readiness probes.
+    /// - Throws: ``KafkaError`` (`_TIMED_OUT`, `_TRANSPORT`, …).
+    public func checkBroker(timeout: Duration = .seconds(2)) async throws {
+        let milliseconds = timeout.timeoutMilliseconds
+        try await BlockingCalls.run(on: probeQueue) { [client] in
+            try client.brokerRoundTrip(timeoutMs: milliseconds)
         }
     }
 

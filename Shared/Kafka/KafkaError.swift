@@ -25,6 +25,14 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
         self.isFatal = isFatal
     }
 
+    /// True when the call failed because this member's place in its consumer group is gone: the
+    /// broker expired the session (`UNKNOWN_MEMBER_ID`), the group moved to a new generation
+    /// (`ILLEGAL_GENERATION`, `REBALANCE_IN_PROGRESS`, member-epoch errors), the instance was fenced,
+    /// or librdkafka itself declared the assignment lost. The only right reaction is to drop the work
+    /// taken from the old assignment and go back to polling, which rejoins the group and resumes from
+    /// the committed offsets; retrying the same call cannot succeed.
+    public var meansAssignmentLost: Bool { Self.assignmentLostCodes.contains(code) }
+
     public var description: String {
         var text = "kafka: \(operation) failed: \(name) (\(code)): \(message)"
         if isFatal { text += " [fatal]" } else if isRetriable { text += " [retriable]" }

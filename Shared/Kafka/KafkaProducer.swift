@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Runtime
 import Synchronization
 
@@ -7,28 +8,61 @@ import Synchronization
 /// Delivery reports are served by a dedicated poll thread; ``send(topic:key:value:headers:)``
 /// returns once the broker acknowledged the message. Call ``shutdown(timeout:)`` before dropping
 /// the last reference so that queued messages are delivered.
+///
+/// Self-healing: when a delivery fails in a way that leaves the librdkafka instance unable to
+/// produce again (a fatal error, or the idempotence state refused by the broker: `PRODUCER_FENCED`,
+/// `INVALID_PRODUCER_EPOCH`, `UNKNOWN_PRODUCER_ID`, `OUT_OF_ORDER_SEQUENCE_NUMBER` — what a broker
+/// stall longer than `messageTimeout` leaves behind on Tansu), that message's send still fails (its
+/// caller must not commit the work that depended on it) and the producer replaces its instance, so
+/// the caller's retry goes through a fresh one (`kafka_producer_recreated_total`).
 public final class KafkaProducer: Sendable {
-    private let client: RDKafkaClient
-    private let pollThread: RDKafkaPollThread
+    /// One librdkafka instance and the thread serving its callbacks.
+    private final class Instance: Sendable {
+        let client: RDKafkaClient
+        let pollThread: RDKafkaPollThread
+        let generation: Int
+
+        init(configuration: KafkaProducerConfiguration, logger: Logger, generation: Int) throws {
+            let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), delivers: true)
+            client = try RDKafkaClient(kind: .producer, properties: configuration.librdkafkaProperties, context: context)
+            pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
+            self.generation = generation
+        }
+
+        deinit { pollThread.requestStop() }
+    }
+
+    private let current: Mutex<Instance>
+    private var client: RDKafkaClient { current.withLock { $0.client } }
+    private let recreated: Counter?
     private let blockingQueue: DispatchQueue
+    /// Broker probes (``checkBroker(timeout:)``), apart from flushes.
+    private let probeQueue: DispatchQueue
     private let configuration: KafkaProducerConfiguration
     private let logger: Logger
     private let isShutDown = Atomic<Bool>(false)
 
     /// Creates the producer and starts its poll thread.
+    /// - Parameter metrics: where `kafka_producer_recreated_total{client}` is counted; nil counts nothing.
     /// - Throws: ``KafkaConfigurationError`` for a rejected property, ``KafkaError`` if librdkafka refuses.
-    public init(configuration: KafkaProducerConfiguration, logger: Logger) throws {
+    public init(configuration: KafkaProducerConfiguration, logger: Logger, metrics: MetricsRegistry? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), delivers: true)
-        client = try RDKafkaClient(kind: .producer, properties: configuration.librdkafkaProperties, context: context)
-        pollThread = RDKafkaPollThread(client: client, name: "kafka-producer-poll")
+        current = Mutex(try Instance(configuration: configuration, logger: logger, generation: 0))
+        recreated = metrics?.counter("kafka_producer_recreated_total",
+                                     help: "Producer instances replaced after a fatal or idempotence-state delivery failure",
+                                     labels: ["client": configuration.clientId])
         blockingQueue = DispatchQueue(label: "kafka.producer.\(configuration.clientId)")
+        probeQueue = DispatchQueue(label: "kafka.producer.probe.\(configuration.clientId)")
         logger.info("kafka producer started", ["client": client.name, "brokers": configuration.bootstrapServers])
     }
 
-    deinit {
-        pollThread.requestStop()
+    /// Succeeds when a broker answers a metadata request within `timeout` (a paused broker keeps
+    /// its connections open, so only an answer counts). For readiness probes.
+    /// - Throws: ``KafkaError`` (`_TIMED_OUT`, `_TRANSPORT`, …).
+    public func checkBroker(timeout: Duration = .seconds(2)) async throws {
+        let milliseconds = timeout.timeoutMilliseconds
+        try await BlockingCalls.run(on: probeQueue) { [client] in try client.brokerRoundTrip(timeoutMs: milliseconds) }
     }
 
     /// Produces one message and waits for the broker's acknowledgement.
@@ -38,7 +72,7 @@ public final class KafkaProducer: Sendable {
     public func send(topic: String, key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader] = []) async throws -> KafkaDeliveryReport {
         let message = KafkaOutgoingMessage(topic: topic, key: key, value: value, headers: headers)
         let promise = DeliveryPromise()
-        if let error = await enqueueRetryingWhenFull(message, handler: RDKafkaDeliveryHandler(promise.fulfill)) {
+        if let error = await enqueueRetryingWhenFull(message, complete: promise.fulfill) {
             throw error
         }
         return try await promise.value()
@@ -58,8 +92,7 @@ public final class KafkaProducer: Sendable {
         guard !messages.isEmpty else { return [] }
         let collector = DeliveryCollector(count: messages.count)
         for (index, message) in messages.enumerated() {
-            let handler = RDKafkaDeliveryHandler { collector.record(index, $0) }
-            if let error = await enqueueRetryingWhenFull(message, handler: handler) {
+            if let error = await enqueueRetryingWhenFull(message, complete: { collector.record(index, $0) }) {
                 collector.record(index, .failure(error))
             }
         }
@@ -76,26 +109,66 @@ public final class KafkaProducer: Sendable {
     /// Flushes, then stops the poll thread. Later sends fail with a `_STATE` error.
     public func shutdown(timeout: Duration = .seconds(10)) async throws {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        defer { logger.info("kafka producer stopped", ["client": client.name]) }
+        let instance = current.withLock { $0 }
+        defer { logger.info("kafka producer stopped", ["client": instance.client.name]) }
         do {
             try await flush(timeout: timeout)
         } catch {
-            await pollThread.stop()
+            await instance.pollThread.stop()
             throw error
         }
-        await pollThread.stop()
+        await instance.pollThread.stop()
     }
 
     /// Messages enqueued and not yet acknowledged.
     public var outstandingMessages: Int { Int(client.outstanding) }
 
-    private func enqueueRetryingWhenFull(_ message: KafkaOutgoingMessage, handler: RDKafkaDeliveryHandler) async -> KafkaError? {
+    private func enqueueRetryingWhenFull(
+        _ message: KafkaOutgoingMessage, complete: @escaping @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
+    ) async -> KafkaError? {
         let deadline = ContinuousClock.now + configuration.messageTimeout
         while true {
             guard !isShutDown.load(ordering: .acquiring) else { return .closed("produce to \(message.topic)") }
-            guard let error = client.enqueue(message, handler: handler) else { return nil }
+            let instance = current.withLock { $0 }
+            let handler = RDKafkaDeliveryHandler { [weak self] result in
+                if case .failure(let error) = result, error.isFatal || KafkaError.instanceUnusableCodes.contains(error.code) {
+                    self?.replace(instance.generation, after: error)
+                }
+                complete(result)
+            }
+            guard let error = instance.client.enqueue(message, handler: handler) else { return nil }
             guard error.code == KafkaError.queueFullCode, ContinuousClock.now < deadline else { return error }
             try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Replaces instance `generation` (once: later failures of the same generation find it replaced)
+    /// with a fresh one. The old instance's outstanding messages fail (purged) and its thread stops.
+    private func replace(_ generation: Int, after error: KafkaError) {
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        let old: Instance? = current.withLock { current in
+            guard current.generation == generation else { return nil }
+            do {
+                let old = current
+                current = try Instance(configuration: configuration, logger: logger, generation: generation + 1)
+                return old
+            } catch {
+                logger.error("could not create a replacement producer instance", ["error": "\(error)"])
+                return nil
+            }
+        }
+        guard let old else { return }
+        recreated?.increment()
+        logger.error("producer instance can no longer produce; replaced by a fresh one (its failed sends are reported to their callers)", [
+            "error": error.description, "client": old.client.name, "generation": String(generation + 1),
+        ])
+        // Off the old instance's poll thread (this runs in its delivery callback): fail what it
+        // still holds, let its thread serve those reports (bounded), then stop it.
+        BlockingCalls.detach {
+            old.client.purgeOutstanding()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while old.client.outstanding > 0, ContinuousClock.now < deadline { usleep(50_000) }
+            old.pollThread.requestStop()
         }
     }
 }

@@ -19,6 +19,12 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var maxConnections: Int = 10
     /// How long `PostgresClient` waits for a free connection before `poolTimeout`.
     public var acquireTimeout: Duration = .seconds(30)
+    /// Client-side limit on waiting for the server's answer to one statement (nil: none). A stopped
+    /// or unreachable server leaves a connection open and silent, and neither `statement_timeout`
+    /// nor TCP notices that; this does. On expiry the statement fails with `queryTimedOut` and the
+    /// connection is closed. Migrations wait without it. URL key `query_timeout_ms`
+    /// (e.g. `DATABASE_URL=postgresql://…/sightscreen?query_timeout_ms=5000`).
+    public var queryTimeout: Duration? = .seconds(10)
     /// Server-side `statement_timeout` for every statement, if set.
     public var statementTimeout: Duration?
     /// Server-side `search_path` (schema names), if set.
@@ -41,8 +47,8 @@ public struct PostgresConfiguration: Sendable, Equatable {
 
     /// Parses a `postgresql://user[:password]@host[:port]/database[?key=value&…]` URL (`postgres://` too).
     ///
-    /// Query keys: `application_name`, `connect_timeout` (seconds), `pool_size`, `host` (e.g. a socket
-    /// folder); any other key is passed to libpq as a connection keyword (`sslmode=require`).
+    /// Query keys: `application_name`, `connect_timeout` (seconds), `query_timeout_ms` (0: none),
+    /// `pool_size`, `host` (e.g. a socket folder); any other key is passed to libpq as a connection keyword (`sslmode=require`).
     /// - Throws: `PostgresError.invalidConfiguration` naming what is wrong (never the password).
     public init(url: String) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
@@ -68,6 +74,11 @@ public struct PostgresConfiguration: Sendable, Equatable {
                     throw PostgresError.invalidConfiguration("connect_timeout must be a positive number of seconds")
                 }
                 connectTimeout = .seconds(seconds)
+            case "query_timeout_ms":
+                guard let milliseconds = Int64(value), milliseconds >= 0 else {
+                    throw PostgresError.invalidConfiguration("query_timeout_ms must be a non-negative number of milliseconds")
+                }
+                queryTimeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
             case "pool_size":
                 guard let size = Int(value), size > 0 else {
                     throw PostgresError.invalidConfiguration("pool_size must be a positive integer")

@@ -12,6 +12,8 @@ public final class PostgresConnection: Sendable {
     public let id: Int
     /// The server process serving this session (`pg_backend_pid()`).
     public let backendProcessID: Int32
+    /// How long a statement may wait for the server's answer (`PostgresConfiguration.queryTimeout`).
+    public let queryTimeout: Duration?
     private let queue: DispatchQueue
     private let pq: PQConnection
     private let canceller: PQCancel
@@ -23,8 +25,9 @@ public final class PostgresConnection: Sendable {
     private static let connectionCounter = Atomic<Int>(0)
     private let cursorCounter = Atomic<Int>(0)
 
-    private init(id: Int, queue: DispatchQueue, pq: PQConnection) {
+    private init(id: Int, queue: DispatchQueue, pq: PQConnection, queryTimeout: Duration?) {
         self.id = id
+        self.queryTimeout = queryTimeout
         self.queue = queue
         self.pq = pq
         self.backendProcessID = pq.backendProcessID
@@ -43,7 +46,7 @@ public final class PostgresConnection: Sendable {
                 continuation.resume(with: Result { try PQConnection.connect(configuration, logger: logger) })
             }
         }
-        return PostgresConnection(id: id, queue: queue, pq: pq)
+        return PostgresConnection(id: id, queue: queue, pq: pq, queryTimeout: configuration.queryTimeout)
     }
 
     /// True once libpq has reported the connection broken (or it was closed).
@@ -80,12 +83,18 @@ public final class PostgresConnection: Sendable {
     ///   - sql: One statement with `$n` placeholders.
     ///   - parameters: One value per placeholder; `nil` is SQL NULL.
     ///   - prepared: Prepare the statement once on this connection and reuse it.
-    /// - Throws: `PostgresError` (`queryFailed`, `connectionLost`, `invalidParameter`).
+    /// - Throws: `PostgresError` (`queryFailed`, `connectionLost`, `invalidParameter`, `queryTimedOut`
+    ///   when the server did not answer within ``queryTimeout``).
     public func query(_ sql: String, _ parameters: [PostgresValue?] = [], prepared: Bool = false) async throws
         -> PostgresRows
     {
+        try await query(sql, parameters, prepared: prepared, timeout: queryTimeout)
+    }
+
+    /// `query` with its own answer timeout (nil: wait as long as it takes; for migrations and their lock).
+    func query(_ sql: String, _ parameters: [PostgresValue?], prepared: Bool, timeout: Duration?) async throws -> PostgresRows {
         let bindings = parameters.map { $0?.postgresBinding }
-        let result = try await run { try $0.execute(sql, bindings, prepared: prepared) }
+        let result = try await run { try $0.execute(sql, bindings, prepared: prepared, timeout: timeout) }
         return PostgresRows(result: result)
     }
 

@@ -23,6 +23,10 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible, CustomDebug
     case invalidMigration(version: Int, reason: String)
     /// No pooled connection became free within the acquire timeout.
     case poolTimeout(after: Duration)
+    /// The server did not answer a statement within the query timeout; the connection was closed.
+    /// The statement may still run once the server answers again (a write may commit), so treat it
+    /// as failed-maybe-applied: retry only idempotent work.
+    case queryTimedOut(after: Duration)
     /// The client was shut down.
     case poolClosed
     /// libpq reported something this wrapper does not expect.
@@ -38,6 +42,15 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible, CustomDebug
     public var isConnectionFailure: Bool {
         switch self {
         case .connectionFailed, .connectionLost: true
+        default: false
+        }
+    }
+
+    /// True when the database cannot be reached or does not answer right now (connection failed or
+    /// lost, no free connection, no answer in time): an api answers 503 for these, not 500.
+    public var isUnavailable: Bool {
+        switch self {
+        case .connectionFailed, .connectionLost, .poolTimeout, .queryTimedOut: true
         default: false
         }
     }
@@ -62,6 +75,8 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible, CustomDebug
             "postgres: invalid migration \(version): \(reason)"
         case .poolTimeout(let after):
             "postgres: no connection became free within \(after)"
+        case .queryTimedOut(let after):
+            "postgres: no answer from the server within \(after); the connection was closed (the statement may still run)"
         case .poolClosed:
             "postgres: the client is shut down"
         case .unexpected(let message):

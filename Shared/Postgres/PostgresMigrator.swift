@@ -34,7 +34,7 @@ public struct PostgresMigrator: Sendable {
             }
         }
         try await client.withTransaction { connection in
-            try await connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.lockKey])
+            _ = try await connection.query("SELECT pg_advisory_xact_lock($1)", [Self.lockKey], prepared: false, timeout: nil)
             try await connection.executeScript(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -47,7 +47,7 @@ public struct PostgresMigrator: Sendable {
         var applied: [Int] = []
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             let didApply = try await client.withTransaction { connection in
-                try await connection.execute("SELECT pg_advisory_xact_lock($1)", [Self.lockKey])
+                _ = try await connection.query("SELECT pg_advisory_xact_lock($1)", [Self.lockKey], prepared: false, timeout: nil)
                 let existing = try await connection.query(
                     "SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version])
                 guard existing.isEmpty else { return false }

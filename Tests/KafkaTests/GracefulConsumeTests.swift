@@ -23,7 +23,7 @@ import Testing
         let trigger = GracefulShutdownTrigger()
         let loop = Task {
             try await GracefulShutdown.$trigger.withValue(trigger) {
-                try await CommitAfterHandleLoop(consumer: consumer).run(failed: { _, _ in }, handle: { message in
+                try await CommitAfterHandleLoop(consumer: consumer).run(logger: KafkaTestSupport.logger, failed: { _, _ in }, handle: { message in
                     let text = String(decoding: message.value, as: UTF8.self)
                     if text == "m1" {
                         inSecond.update { $0 = true }

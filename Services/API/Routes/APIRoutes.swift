@@ -1,4 +1,6 @@
 import HTTPServer
+import Kafka
+import Postgres
 
 /// One route of the api: method, pattern and handler. The table is the single source the router is
 /// built from, and the OpenAPI test compares it with the hand-written document.
@@ -21,9 +23,24 @@ enum APIRoutes {
             ]
     }
 
-    /// Adds every api route to `router`.
+    /// Adds every api route to `router`, each answering 503 (with `Retry-After`) instead of 500 when
+    /// PostgreSQL or the broker cannot be reached or does not answer in time: the request changed
+    /// nothing that will not be redone, and the client should try again.
     static func install(on router: inout Router, _ service: APIService) {
-        for route in all(service) { router.add(route.method, route.pattern, route.handler) }
+        for route in all(service) {
+            let handler = route.handler
+            router.add(route.method, route.pattern) { request in
+                do {
+                    return try await handler(request)
+                } catch let error as PostgresError where error.isUnavailable {
+                    service.logger.warning("database unavailable; answering 503", ["route": route.pattern, "error": error.description])
+                    throw HTTPError.dependencyUnavailable("the database does not answer right now; retry")
+                } catch let error as KafkaError where error.isRetriable {
+                    service.logger.warning("broker unavailable; answering 503", ["route": route.pattern, "error": error.description])
+                    throw HTTPError.dependencyUnavailable("the message broker does not answer right now; retry")
+                }
+            }
+        }
     }
 }
 

@@ -22,8 +22,20 @@ enum OpenAPIDocument {
     static var matchId: [String: Any] { pathParameter("matchId", "SportMonks fixture id") }
     static let userErrors = [400, 401, 413, 429]
 
-    /// Every documented operation.
-    static var operations: [Operation] { [
+    /// Operations that answer without the database or the broker.
+    static let standalonePaths: Set<String> = ["/openapi.json", "/health", "/ready", "/metrics"]
+
+    /// Every documented operation; every one that reads or writes PostgreSQL or Kafka may answer 503
+    /// while they are unreachable (`APIRoutes.install`).
+    static var operations: [Operation] {
+        documentedOperations.map { operation in
+            var operation = operation
+            if !standalonePaths.contains(operation.path), !operation.errors.contains(503) { operation.errors.append(503) }
+            return operation
+        }
+    }
+
+    private static var documentedOperations: [Operation] { [
         Operation(method: "post", path: "/user/follow/match", summary: "Follow a match; a live match also starts a Live Activity on each device",
                   auth: .user, body: "FollowRequest", response: "FollowResponse", errors: userErrors + [404, 503]),
         Operation(method: "delete", path: "/user/follow/match", summary: "Unfollow a match: end pushes to every device, follow deleted",
@@ -84,7 +96,7 @@ enum OpenAPIDocument {
     static let errorDescriptions: [Int: String] = [
         400: "Malformed JSON, a wrong type or an invalid field", 401: "Missing or invalid bearer token", 403: "Admin group required",
         404: "Not found", 409: "Conflict (not_following)", 413: "Body larger than 16 KB", 429: "Rate limited",
-        502: "Upstream unreachable", 503: "Temporarily unavailable (push jobs could not be queued, or not configured)",
+        502: "Upstream unreachable", 503: "Temporarily unavailable (the database or broker does not answer, push jobs could not be queued, or not configured); see Retry-After",
     ]
 
     /// The document as a JSON object.

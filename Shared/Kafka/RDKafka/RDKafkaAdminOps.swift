@@ -15,6 +15,18 @@ extension RDKafkaClient {
         }.sorted { $0.name < $1.name }
     }
 
+    /// One metadata round trip to any broker (brokers only, no topics): succeeds only when a broker
+    /// answers within `timeoutMs`. Blocking. A paused broker keeps its TCP connections open, so
+    /// only an answer proves it is there.
+    func brokerRoundTrip(timeoutMs: Int32) throws(KafkaError) {
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let code = rd_kafka_metadata(handle, 0, nil, &metadata, timeoutMs)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
+            throw KafkaError(code, operation: "reach a broker (metadata request, \(timeoutMs) ms)")
+        }
+        rd_kafka_metadata_destroy(metadata)
+    }
+
     /// Creates topics; returns the per-topic error (nil = created) keyed by topic name.
     func createTopics(_ specs: [KafkaTopicSpec], timeoutMs: Int32) throws(KafkaError) -> [String: KafkaError?] {
         var errorText = [CChar](repeating: 0, count: 512)

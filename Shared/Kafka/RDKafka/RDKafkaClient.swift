@@ -62,6 +62,12 @@ final class RDKafkaClient: @unchecked Sendable {
     /// Messages and requests not yet acknowledged.
     var outstanding: Int32 { rd_kafka_outq_len(handle) }
 
+    /// Fails every message still queued or in flight with a `_PURGE_*` delivery report (served by
+    /// the next poll). For a producer instance that is being replaced.
+    func purgeOutstanding() {
+        _ = rd_kafka_purge(handle, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
+    }
+
     /// Waits up to `timeoutMs` for every outstanding message to be delivered. Blocking.
     func flush(timeoutMs: Int32) throws(KafkaError) {
         let code = rd_kafka_flush(handle, timeoutMs)

@@ -46,6 +46,11 @@ extension RDKafkaClient {
         if let failure { throw failure }
     }
 
+    /// True when librdkafka considers the current assignment lost involuntarily (the session timed
+    /// out, the generation changed, the poll interval was exceeded). Cleared by the next assignment.
+    /// Reads an atomic flag; safe from any thread.
+    var assignmentLost: Bool { rd_kafka_assignment_lost(handle) != 0 }
+
     /// Leaves the group (revoking the assignment through the rebalance callback). Blocking.
     func closeConsumer() throws(KafkaError) {
         let code = rd_kafka_consumer_close(handle)

@@ -7,16 +7,20 @@ final class RDKafkaConsumerState: Sendable {
         var assignment: Set<KafkaTopicPartition> = []
         var lag: [KafkaTopicPartition: KafkaPartitionLag] = [:]
         var closed = false
+        /// Set by a lost revocation, cleared (and counted as a rejoin) by the next assignment.
+        var lostSinceLastAssignment = false
     }
 
     private let state = Mutex(State())
     private let logger: Logger
     private let groupId: String
     private let onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?
+    private let metrics: KafkaConsumerMetrics?
 
-    init(logger: Logger, groupId: String, onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?) {
+    init(logger: Logger, groupId: String, metrics: KafkaConsumerMetrics?, onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?) {
         self.logger = logger
         self.groupId = groupId
+        self.metrics = metrics
         self.onRebalance = onRebalance
     }
 
@@ -44,17 +48,26 @@ final class RDKafkaConsumerState: Sendable {
     /// Records an applied rebalance, logs it and tells the user's hook.
     func applied(_ event: KafkaRebalanceEvent, cooperative: Bool, protocolName: String, client: String) {
         let names: ([KafkaTopicPartition]) -> String = { $0.map(\.description).joined(separator: ",") }
-        let total = state.withLock { state -> Int in
+        let (total, rejoined) = state.withLock { state -> (Int, Bool) in
+            var rejoined = false
             switch event {
             case .assigned(let partitions):
                 if !cooperative { state.assignment = [] }
                 state.assignment.formUnion(partitions)
-            case .revoked(let partitions, _):
+                rejoined = state.lostSinceLastAssignment
+                state.lostSinceLastAssignment = false
+            case .revoked(let partitions, let lost):
                 if cooperative { state.assignment.subtract(partitions) } else { state.assignment = [] }
+                if lost { state.lostSinceLastAssignment = true }
             case .failed:
                 state.assignment = []
             }
-            return state.assignment.count
+            return (state.assignment.count, rejoined)
+        }
+        if case .revoked(_, true) = event { metrics?.assignmentLost() }
+        if rejoined {
+            metrics?.rejoinedAfterLoss()
+            logger.info("rejoined the group after a lost assignment", ["group": groupId, "client": client])
         }
         let labels = ["group": groupId, "client": client, "protocol": protocolName, "total": String(total)]
         switch event {

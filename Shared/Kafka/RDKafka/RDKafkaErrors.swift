@@ -36,6 +36,30 @@ extension KafkaError {
         KafkaError(RD_KAFKA_RESP_ERR__STATE, operation: operation, message: "the client is closed")
     }
 
+    /// This member's assignment is gone (see ``KafkaError/meansAssignmentLost``).
+    static func assignmentLost(_ operation: String) -> KafkaError {
+        KafkaError(RD_KAFKA_RESP_ERR__ASSIGNMENT_LOST, operation: operation,
+                   message: "the consumer's group membership was lost; it rejoins from its poll loop")
+    }
+
+    /// Codes that mean the member's group membership or generation changed under it.
+    static let assignmentLostCodes: Set<Int32> = [
+        RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID, RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION, RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS,
+        RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID, RD_KAFKA_RESP_ERR__ASSIGNMENT_LOST,
+    ].reduce(into: Set<Int32>([fencedMemberEpochCode, staleMemberEpochCode])) { $0.insert($1.rawValue) }
+
+    /// KIP-848 consumer-protocol codes (FENCED_MEMBER_EPOCH, STALE_MEMBER_EPOCH), newer than some
+    /// librdkafka headers.
+    static let fencedMemberEpochCode: Int32 = 110
+    static let staleMemberEpochCode: Int32 = 113
+
+    /// Delivery codes after which an idempotent producer instance cannot produce again: its
+    /// producer id or epoch was refused (the broker lost or fenced it, or sequence numbers broke).
+    static let instanceUnusableCodes: Set<Int32> = [
+        RD_KAFKA_RESP_ERR_PRODUCER_FENCED, RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH, RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID,
+        RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, RD_KAFKA_RESP_ERR_INVALID_PRODUCER_ID_MAPPING,
+    ].reduce(into: Set<Int32>()) { $0.insert($1.rawValue) }
+
     /// Codes for transient conditions (network, leadership, coordinator moves, local queue full).
     static let retriableCodes: Set<Int32> = [
         RD_KAFKA_RESP_ERR__TIMED_OUT, RD_KAFKA_RESP_ERR__QUEUE_FULL, RD_KAFKA_RESP_ERR__TRANSPORT,

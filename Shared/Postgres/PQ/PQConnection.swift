@@ -111,7 +111,10 @@ final class PQConnection: @unchecked Sendable {
     /// With `prepared`, the statement is prepared once per connection (keyed by SQL text and
     /// parameter types) and executed with `PQsendQueryPrepared`.
     /// - Throws: `queryFailed`, `connectionLost(querySent:)`, `invalidParameter`.
-    func execute(_ sql: String, _ bindings: [PostgresBinding?], prepared: Bool) throws -> PQResult {
+    /// - Parameter timeout: how long to wait for the server's answer (nil: as long as it takes). When it
+    ///   passes, the connection is abandoned (closed; `isOK` false) and `queryTimedOut` is thrown.
+    func execute(_ sql: String, _ bindings: [PostgresBinding?], prepared: Bool, timeout: Duration?) throws -> PQResult {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError.connectionLost(message: errorMessage, querySent: false)
         }
@@ -128,7 +131,7 @@ final class PQConnection: @unchecked Sendable {
                     PQsendPrepare(handle, name, sql, Int32(types.count), $0.baseAddress)
                 }
                 try checkSent(sent)
-                _ = try collectResults()
+                _ = try collectResults(deadline: deadline, timeout: timeout)
                 statements[key] = name
                 statementName = name
             }
@@ -141,7 +144,7 @@ final class PQConnection: @unchecked Sendable {
             }
         }
         try checkSent(sent)
-        return try collectResults()
+        return try collectResults(deadline: deadline, timeout: timeout)
     }
 
     /// Runs a script of several statements with the simple query protocol. No parameters: only
@@ -151,7 +154,26 @@ final class PQConnection: @unchecked Sendable {
             throw PostgresError.connectionLost(message: errorMessage, querySent: false)
         }
         try checkSent(PQsendQuery(handle, sql))
-        return try collectResults()
+        return try collectResults(deadline: nil, timeout: nil)
+    }
+
+    /// Reads input until libpq holds the statement's complete answer (`PQisBusy` false, so
+    /// `PQgetResult` will not block), waiting on the socket with `poll` no later than `deadline`.
+    /// False when the deadline passed first. A broken socket returns true: `PQgetResult` reports it.
+    private func waitForResult(_ handle: OpaquePointer, until deadline: ContinuousClock.Instant) -> Bool {
+        while PQisBusy(handle) != 0 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return false }
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { return true }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            if PQconsumeInput(handle) == 0 { return true }
+        }
+        return true
     }
 
     /// Turns a failed `PQsend*` into an error. Nothing reached the server, so the statement did not run.
@@ -163,8 +185,14 @@ final class PQConnection: @unchecked Sendable {
 
     /// Reads every result of the statement just sent (bounded by what the server sends; the
     /// loop ends when libpq returns NULL). Returns the last result, or throws the first error.
-    private func collectResults() throws -> PQResult {
+    private func collectResults(deadline: ContinuousClock.Instant?, timeout: Duration?) throws -> PQResult {
         guard let handle else { throw PostgresError.connectionLost(message: "connection closed", querySent: true) }
+        if let deadline, let timeout, !waitForResult(handle, until: deadline) {
+            // The server did not answer in time (stopped, overloaded, network gone). What the
+            // connection would read next is unknown: close it, so the pool opens a fresh one.
+            finish()
+            throw PostgresError.queryTimedOut(after: timeout)
+        }
         var last: PQResult?
         var firstError: PQResult?
         while let raw = PQgetResult(handle) {

@@ -1,0 +1,10 @@
+/// Waits; injected so tests can record the waits instead of sleeping.
+protocol Sleeper: Sendable {
+    /// Suspends for `duration`; throws `CancellationError` when cancelled.
+    func sleep(for duration: Duration) async throws
+}
+
+/// The real sleeper (`Task.sleep`).
+struct TaskSleeper: Sleeper {
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}

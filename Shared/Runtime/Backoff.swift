@@ -1,0 +1,38 @@
+/// Capped exponential back-off: after the n-th consecutive failure, `min(maximum, initial · 2^(n-1))`,
+/// optionally with "equal jitter". The one back-off in the project: every retry loop takes its
+/// delays from one of these.
+public struct Backoff: Sendable, Equatable {
+    public var initial: Duration
+    public var maximum: Duration
+    private var failures = 0
+
+    public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(5)) {
+        self.initial = initial
+        self.maximum = maximum
+    }
+
+    /// `min(maximum, initial · 2^(failures-1))` for `failures` ≥ 1 consecutive failures.
+    public func delay(afterFailures failures: Int) -> Duration {
+        let exponent = min(max(0, failures - 1), 30)
+        return min(maximum, initial * (1 << exponent))
+    }
+
+    /// The same delay with equal jitter: scaled by `0.5 + 0.5 · r` for a random draw `r` in [0, 1),
+    /// rounded to whole milliseconds (so that many clients do not retry in step).
+    public func delay(afterFailures failures: Int, random r: Double) -> Duration {
+        let base = delay(afterFailures: failures)
+        let factor = 0.5 + 0.5 * min(max(r, 0), 1)
+        let (seconds, attoseconds) = base.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000_000)
+        return .milliseconds(Int64((milliseconds * factor).rounded()))
+    }
+
+    /// Counts one more failure and returns the delay to wait now (no jitter).
+    public mutating func next() -> Duration {
+        failures += 1
+        return delay(afterFailures: failures)
+    }
+
+    /// Back to `initial` (after a success).
+    public mutating func reset() { failures = 0 }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Kafka
+import Runtime
+import Synchronization
+import Testing
+
+/// Issue 22: a consumer whose group membership is lost while it works (the broker expired its
+/// session during a stall) must rejoin and finish every record, not retry a doomed commit forever.
+/// Each test runs its own Tansu (`PrivateBroker`), so pausing it disturbs no other test.
+@Suite(.timeLimit(.minutes(3))) struct LostMembershipTests {
+    static let logger = KafkaTestSupport.logger
+
+    static func consumerConfiguration(_ broker: PrivateBroker, group: String, topic: String) -> KafkaConsumerConfiguration {
+        var configuration = KafkaConsumerConfiguration(bootstrapServers: broker.bootstrapServers, clientId: KafkaTestSupport.unique("lost"),
+                                                       groupId: group, topics: [topic])
+        configuration.sessionTimeout = .seconds(6)
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.autoOffsetReset = .earliest
+        return configuration
+    }
+
+    static func producer(_ broker: PrivateBroker, messageTimeout: Duration = .seconds(60)) throws -> KafkaProducer {
+        var configuration = KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers, clientId: KafkaTestSupport.unique("lost-producer"))
+        configuration.messageTimeout = messageTimeout
+        return try KafkaProducer(configuration: configuration, logger: logger)
+    }
+
+    static func admin(_ broker: PrivateBroker) throws -> KafkaAdmin {
+        try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: broker.bootstrapServers, clientId: "lost-admin"),
+                       logger: Logger(label: "lost-admin", minimumLevel: .error, sink: LogSink { _ in }))
+    }
+
+    /// The broker is paused for 10 s (session timeout 6 s) while the member handles its 5th record.
+    /// The member's membership is gone when the broker comes back; the loop must drop what it holds,
+    /// rejoin, and finish all 20 records, committing them all.
+    @Test func aMemberWhoseSessionExpiresWhileItWorksRejoinsAndFinishesEveryRecord() async throws {
+        let broker = try await PrivateBroker.start()
+        defer { broker.stop() }
+        let admin = try Self.admin(broker)
+        let topic = KafkaTestSupport.unique("lost")
+        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 2)], timeout: .seconds(10))
+        let producer = try Self.producer(broker)
+        let expected = (0..<20).map { "m\($0)" }
+        for (index, value) in expected.enumerated() {
+            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
+        }
+        let group = KafkaTestSupport.unique("lost-group")
+        let registry = MetricsRegistry()
+        let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(broker, group: group, topic: topic),
+                                         logger: Self.logger, metrics: registry)
+        let handled = Mutex<[String]>([])
+        let paused = Mutex(false)
+        let trigger = GracefulShutdownTrigger()
+        let loop = Task {
+            try await GracefulShutdown.$trigger.withValue(trigger) {
+                try await CommitAfterHandleLoop(consumer: consumer).run(logger: Self.logger, failed: { _, _ in }, handle: { message in
+                    let count = handled.withLock { handled in
+                        handled.append(String(decoding: message.value, as: UTF8.self))
+                        return handled.count
+                    }
+                    guard count == 5, paused.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                    broker.pause()
+                    try await Task.sleep(for: .seconds(10))
+                    broker.resume()
+                })
+            }
+        }
+        // Positive signal: every record committed (the group's committed offsets reach the end).
+        let deadline = ContinuousClock.now + .seconds(120)
+        var committed: [KafkaTopicPartition: Int64] = [:]
+        while ContinuousClock.now < deadline {
+            if Set(handled.withLock { $0 }).count == expected.count,
+               let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
+               offsets.values.reduce(0, +) == Int64(expected.count) {
+                committed = offsets
+                break
+            }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        trigger.trigger()
+        try await loop.value
+        try await consumer.close()
+        try? await producer.shutdown(timeout: .seconds(5))
+
+        let all = handled.withLock { $0 }
+        #expect(Set(all) == Set(expected), "every record handled; missing: \(Set(expected).subtracting(all).sorted())")
+        #expect(committed.values.reduce(0, +) == Int64(expected.count), "every record committed: \(committed)")
+        let lost = registry.counter("kafka_consumer_assignment_lost_total", help: "", labels: ["group": group]).count
+        let rejoined = registry.counter("kafka_consumer_rejoined_total", help: "", labels: ["group": group]).count
+        #expect(lost >= 1, "the member saw its assignment lost")
+        #expect(rejoined >= 1, "the member rejoined the group after the loss")
+        // At-least-once: only records not committed at the loss may be handled twice.
+        #expect(all.count - expected.count <= expected.count, "duplicates \(all.count - expected.count)")
+        Self.logger.warning("lost membership figures", ["handled": String(all.count), "lost": String(lost), "rejoined": String(rejoined)])
+    }
+
+    /// `checkBroker` (the readiness probe) fails while the broker is paused and succeeds once it is back.
+    @Test func theBrokerProbeFailsWhileTheBrokerIsPausedAndRecovers() async throws {
+        let broker = try await PrivateBroker.start()
+        defer { broker.stop() }
+        let producer = try Self.producer(broker)
+        try await producer.checkBroker(timeout: .seconds(2))
+        broker.pause()
+        let started = ContinuousClock.now
+        await #expect(throws: KafkaError.self) { try await producer.checkBroker(timeout: .seconds(1)) }
+        #expect(ContinuousClock.now - started < .seconds(10), "the probe gives up at its timeout")
+        broker.resume()
+        let deadline = ContinuousClock.now + .seconds(30)
+        var reachable = false
+        while !reachable, ContinuousClock.now < deadline {
+            reachable = (try? await producer.checkBroker(timeout: .seconds(2))) != nil
+        }
+        #expect(reachable, "the probe succeeds again after the broker resumed")
+        try? await producer.shutdown(timeout: .seconds(5))
+    }
+
+    /// A message the broker cannot take within the producer's delivery timeout is reported as failed
+    /// (never silently lost), and the producer works again when the broker is back. (On Tansu the
+    /// idempotent instance is fenced after the timeout — every later produce failed PRODUCER_FENCED
+    /// until the producer learnt to replace its instance.)
+    @Test func aProduceDuringAStallLongerThanTheDeliveryTimeoutIsReportedAndTheProducerRecovers() async throws {
+        let broker = try await PrivateBroker.start()
+        defer { broker.stop() }
+        let admin = try Self.admin(broker)
+        let topic = KafkaTestSupport.unique("stall")
+        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 1)], timeout: .seconds(10))
+        let registry = MetricsRegistry()
+        var configuration = KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers, clientId: KafkaTestSupport.unique("stall-producer"))
+        configuration.messageTimeout = .seconds(3)
+        let producer = try KafkaProducer(configuration: configuration, logger: Self.logger, metrics: registry)
+        _ = try await producer.send(topic: topic, key: "k", value: Array("before".utf8))
+        broker.pause()
+        let failure = await #expect(throws: KafkaError.self) {
+            try await producer.send(topic: topic, key: "k", value: Array("during".utf8))
+        }
+        #expect(failure?.isRetriable == true, "a delivery timeout is retriable: \(String(describing: failure))")
+        broker.resume()
+        let deadline = ContinuousClock.now + .seconds(30)
+        var delivered = false
+        while !delivered, ContinuousClock.now < deadline {
+            do {
+                _ = try await producer.send(topic: topic, key: "k", value: Array("after".utf8))
+                delivered = true
+            } catch {
+                Self.logger.warning("send after the stall failed", ["error": "\(error)"])
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        #expect(delivered, "the producer delivers again after the broker resumed")
+        #expect(registry.counter("kafka_producer_recreated_total", help: "", labels: ["client": configuration.clientId]).count >= 1,
+                "the fenced instance was replaced")
+        try? await producer.shutdown(timeout: .seconds(5))
+        let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(broker, group: KafkaTestSupport.unique("stall-read"), topic: topic),
+                                         logger: Self.logger)
+        var values: [String] = []
+        let readDeadline = ContinuousClock.now + .seconds(30)
+        while !values.contains("after"), ContinuousClock.now < readDeadline {
+            if let message = try await consumer.poll(timeout: .milliseconds(200)) { values.append(String(decoding: message.value, as: UTF8.self)) }
+        }
+        #expect(values.first == "before" && values.contains("after"), "what was acknowledged is in the topic: \(values)")
+        try await consumer.close()
+    }
+
+    @Test func membershipErrorsMeanTheAssignmentIsLostAndOthersDoNot() {
+        for code: Int32 in [25, 22, 27, 82, 110, 113, -142] {
+            #expect(KafkaError(code: code, name: "x", message: "", operation: "commit").meansAssignmentLost, "code \(code)")
+        }
+        for code: Int32 in [-185, -195, 7, 15, 16, 0] {
+            #expect(!KafkaError(code: code, name: "x", message: "", operation: "commit").meansAssignmentLost, "code \(code)")
+        }
+    }
+}
