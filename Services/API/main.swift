@@ -50,7 +50,7 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
         // Ready while PostgreSQL and the broker answer; re-checked every 2 s.
-        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
-        context.readinessProbe("kafka_broker") { try await producer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
+        context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },
     ]
 }

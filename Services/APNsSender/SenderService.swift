@@ -76,7 +76,7 @@ final class SenderService: Sendable {
         let jobs = JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs)
         let background = startBackground(consumer: consumer, tracker: tracker)
         let probe = Task { [readiness, metrics, logger] in
-            try? await ReadinessProbe("kafka_broker", readiness: readiness, metrics: metrics.registry, logger: logger) {
+            try? await DependencyProbe("kafka_broker", readiness: readiness, metrics: metrics.registry, logger: logger) {
                 try await consumer.checkBroker()
             }.run()
         }

@@ -48,8 +48,8 @@ await ServiceHost.run(name: "detector", options: options) { context in
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown() },
         ResourceService("kafka-consumer") { try? await consumer.close() },
-        context.readinessProbe("kafka_broker") { try await consumer.checkBroker() },
-        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
+        context.dependencyProbe("kafka_broker") { try await consumer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("consumer-lag", cancelOnShutdown: true) {
             await ConsumerLagGauge(registry: registry).run(consumers: [consumer], every: .seconds(5))
         },

@@ -43,8 +43,8 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
     ])
     return [
         ResourceService("postgres") { await database.shutdown() },
-        context.readinessProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
-        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
+        context.dependencyProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("coordinator") { try await coordinator.run() },
     ]
 }

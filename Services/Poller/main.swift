@@ -40,8 +40,8 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
-        context.readinessProbe("kafka_broker") { try await producer.checkBroker() },
-        context.readinessProbe("postgres") { _ = try await database.healthCheck() },
+        context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("poller", cancelOnShutdown: true) { await service.run() },
     ]
 }

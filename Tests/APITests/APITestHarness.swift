@@ -46,11 +46,13 @@ final class APITestHarness: Sendable {
     /// `messageTimeout`).
     static func make(
         clock: any WallClock = SystemWallClock(), jobBrokers: String = brokers, messageTimeout: Duration = .seconds(15),
+        poolSize: Int = 8, queryTimeout: Duration? = .seconds(10),
         configure: (inout APIConfiguration) -> Void = { _ in }
     ) async throws -> APITestHarness {
         var postgres = try PostgresConfiguration(url: databaseURL)
         postgres.searchPath = [schema]
-        postgres.maxConnections = 8
+        postgres.maxConnections = poolSize
+        postgres.queryTimeout = queryTimeout
         postgres.connectTimeout = .seconds(3)
         let database = PostgresClient(configuration: postgres, logger: logger)
         do {

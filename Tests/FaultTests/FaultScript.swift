@@ -13,9 +13,17 @@ struct FaultObservation: Sendable, CustomStringConvertible {
     var description: String { "\(fault) @\(at) [\(String(format: "%.1f", seconds)) s]: \(detail)" }
 }
 
-/// The faults, in order: kill -9 + restart of each service, a PostgreSQL restart, mock-apns storms
-/// (429, 500, GOAWAY every N streams, slow answers), and bad fake-sportmonks responses.
+/// The faults, in order: stalls (the broker paused 20 s, one consumer paused past its session
+/// timeout, every PostgreSQL process paused 20 s), kill -9 + restart of each service, a PostgreSQL
+/// restart, mock-apns storms (429, 500, GOAWAY every N streams, slow answers), and bad
+/// fake-sportmonks responses.
 enum Fault: Sendable, CustomStringConvertible {
+    /// SIGSTOP of the Kafka broker (Tansu) for `seconds`, then SIGCONT: consumers' sessions expire.
+    case pauseBroker(seconds: Double)
+    /// SIGSTOP of one service for `seconds` (past its 6 s session timeout), then SIGCONT.
+    case pauseService(String, seconds: Double)
+    /// SIGSTOP of every PostgreSQL server process for `seconds`, then SIGCONT.
+    case pausePostgres(seconds: Double)
     case kill(String)
     case restartPostgres
     case apns(String, json: String, seconds: Double)
@@ -23,7 +31,9 @@ enum Fault: Sendable, CustomStringConvertible {
     case throttleDevice(seconds: Double)
     case feed(String, count: Int)
 
-    static let script: [Fault] = PlanOrder.services.map { .kill($0) } + [
+    static let script: [Fault] = [
+        .pauseBroker(seconds: 20), .pauseService("detector", seconds: 12), .pausePostgres(seconds: 20),
+    ] + PlanOrder.services.map { .kill($0) } + [
         .restartPostgres,
         .apns("429 storm", json: #"{"tooManyRequestsRate": 1.0}"#, seconds: 2),
         .apns("500 storm", json: #"{"internalErrorRate": 1.0}"#, seconds: 2),
@@ -39,6 +49,9 @@ enum Fault: Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
+        case .pauseBroker(let seconds): "broker paused \(Int(seconds)) s"
+        case .pauseService(let name, let seconds): "\(name) paused \(Int(seconds)) s"
+        case .pausePostgres(let seconds): "PostgreSQL (every process) paused \(Int(seconds)) s"
         case .kill(let name): "kill -9 \(name)"
         case .restartPostgres: "restart PostgreSQL"
         case .apns(let name, _, _): "mock-apns \(name)"
@@ -52,6 +65,7 @@ enum Fault: Sendable, CustomStringConvertible {
 struct FaultInjector {
     let stack: DevStack
     let mock: MockAPNsControl
+    let events: MatchEventsCollector
     let logger: Logger
 
     /// Injects `fault`, waits until it is over (restarted, cleared or consumed — each wait bounded)
@@ -62,6 +76,16 @@ struct FaultInjector {
         let started = ContinuousClock.now
         let detail: String
         switch fault {
+        case .pauseBroker(let seconds):
+            let pid = try ProcessPause.pid(inFile: PipelineEnvironment.stackDirectory.appendingPathComponent("tansu.pid"))
+            detail = try await pause([pid], for: seconds, paused: nil)
+        case .pauseService(let name, let seconds):
+            guard let status = await stack.supervisor.statuses().first(where: { $0.name == name }), status.running else {
+                throw PipelineTestFailure("\(name) is not running")
+            }
+            detail = try await pause([status.pid], for: seconds, paused: name)
+        case .pausePostgres(let seconds):
+            detail = try await pause(try ProcessPause.postgresProcesses(), for: seconds, paused: nil)
         case .kill(let name):
             try await stack.supervisor.killAndRestart(name)
             detail = "killed with SIGKILL, restarted and ready again"
@@ -105,6 +129,52 @@ struct FaultInjector {
                                            detail: detail)
         logger.info("fault", ["fault": observation.description])
         return observation
+    }
+
+    /// Pauses `pids` for `seconds`, watching the other services' `/ready` meanwhile (`paused` names
+    /// the service being paused, which cannot answer), resumes them, and waits (bounded) until every
+    /// service is ready again and the match moves again (a new match event).
+    private func pause(_ pids: [Int32], for seconds: Double, paused: String?) async throws -> String {
+        let services = DevStackPlan.serviceNames.compactMap { name in stack.plan.serviceURL(name).map { (name, $0 + "/ready") } }
+        let watched = services.filter { $0.0 != paused }
+        let http = DevHTTP(timeout: 1)
+        try ProcessPause.stop(pids)
+        let resumeAt = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        var notReady: Set<String> = []
+        do {
+            while ContinuousClock.now < resumeAt {
+                for (name, url) in watched where !notReady.contains(name) {
+                    if let reply = try? await http.get(url), reply.status != 200 { notReady.insert(name) }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        } catch {
+            ProcessPause.resume(pids)
+            throw error
+        }
+        ProcessPause.resume(pids)
+        let resumed = ContinuousClock.now
+        let eventsBefore = events.eventsSeen
+        let ready = DevHTTP(timeout: 5)
+        try await stack.waitFor("every service ready again after the pause", timeout: .seconds(120)) {
+            for (_, url) in services {
+                guard (try? await ready.get(url))?.status == 200 else { return false }
+            }
+            return true
+        }
+        let readyAfter = ContinuousClock.now - resumed
+        var moving = "the replay had finished"
+        if (try? await stack.replayStatus())?.finished != true {
+            try await stack.waitFor("a new match event after the pause", timeout: .seconds(120)) { events.eventsSeen > eventsBefore }
+            moving = "next match event \(Self.seconds(ContinuousClock.now - resumed)) after SIGCONT"
+        }
+        return "\(pids.count) process(es) stopped; /ready not ready during the pause: "
+            + "\(notReady.isEmpty ? "none" : notReady.sorted().joined(separator: ","))"
+            + "; every service ready \(Self.seconds(readyAfter)) after SIGCONT; \(moving)"
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 
     /// `scripts/stack restart-postgres` with this run's STACK_DIR (pg_ctl restart -m fast), bounded to 120 s.

@@ -93,7 +93,7 @@ struct FaultRun {
         logger.info("all followers active", ["devices": String(scale.devices)])
 
         // The faults, one after another, a few seconds apart, while the match is live.
-        let injector = FaultInjector(stack: stack, mock: mock, logger: logger)
+        let injector = FaultInjector(stack: stack, mock: mock, events: events, logger: logger)
         var observations: [FaultObservation] = []
         rounds: for round in 1...scale.rounds {
             for fault in Fault.script {

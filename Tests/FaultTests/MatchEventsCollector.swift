@@ -49,6 +49,8 @@ final class MatchEventsCollector: Sendable {
             while !Task.isCancelled {
                 guard let message = try? await consumer.poll(timeout: .milliseconds(200)) else { continue }
                 record(message.value)
+                // Committed, so that a rejoin after a broker pause resumes here instead of at "latest".
+                try? await consumer.commit(message)
             }
         } }
         let deadline = ContinuousClock.now + timeout

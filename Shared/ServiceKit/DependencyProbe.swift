@@ -7,7 +7,7 @@ import Runtime
 ///
 /// `/ready` then says "not ready" while PostgreSQL or the broker is stalled, and "ready" again on the
 /// first good answer after it is back. Nothing to finish on shutdown: it stops at once.
-public struct ReadinessProbe: Service {
+public struct DependencyProbe: Service {
     public let name: String
     let condition: String
     let readiness: Readiness
@@ -59,8 +59,8 @@ public struct ReadinessProbe: Service {
 }
 
 extension ServiceContext {
-    /// A ``ReadinessProbe`` for this process's readiness, metrics and logger.
-    public func readinessProbe(_ condition: String, check: @escaping @Sendable () async throws -> Void) -> ReadinessProbe {
-        ReadinessProbe(condition, readiness: readiness, metrics: metrics, logger: logger, check: check)
+    /// A ``DependencyProbe`` for this process's readiness, metrics and logger.
+    public func dependencyProbe(_ condition: String, check: @escaping @Sendable () async throws -> Void) -> DependencyProbe {
+        DependencyProbe(condition, readiness: readiness, metrics: metrics, logger: logger, check: check)
     }
 }
