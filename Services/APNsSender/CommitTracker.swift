@@ -57,15 +57,6 @@ final class CommitTracker: Sendable {
         }
     }
 
-    /// Puts offsets back after a failed commit, so the next `takeCommittable` retries them.
-    func commitFailed(_ offsets: [KafkaTopicPartition: Int64]) {
-        partitions.withLock { partitions in
-            for (partition, next) in offsets where partitions[partition]?.lastTaken == next {
-                partitions[partition]!.lastTaken = next - 1
-            }
-        }
-    }
-
     /// Forgets revoked partitions.
     func revoke(_ revoked: [KafkaTopicPartition]) {
         partitions.withLock { partitions in

@@ -74,7 +74,8 @@ final class SenderService: Sendable {
         let deadLetters = DeadLetterPublisher(
             producer: producer, metrics: metrics.registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock)
         let jobs = JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs)
-        let background = startBackground(consumer: consumer, tracker: tracker)
+        let committer = KafkaOffsetCommitter(consumer: consumer, logger: logger)
+        let background = startBackground(consumer: consumer, committer: committer, tracker: tracker)
         let probe = Task { [readiness, metrics, logger] in
             try? await DependencyProbe("kafka_broker", readiness: readiness, metrics: metrics.registry, logger: logger) {
                 try await consumer.checkBroker()
@@ -110,7 +111,7 @@ final class SenderService: Sendable {
             background.cancel()
             probe.cancel()
             await background.value
-            await commitReady(consumer: consumer, tracker: tracker)
+            await commitReady(committer: committer, tracker: tracker, now: true)
             do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
             do { try await producer.shutdown(timeout: .seconds(5)) } catch {
                 logger.warning("producer shutdown failed", ["error": "\(error)"])
@@ -174,12 +175,12 @@ final class SenderService: Sendable {
     }
 
     /// The committer (every `commitInterval`) and the lag refresher (every `lagInterval`).
-    private func startBackground(consumer: KafkaConsumer, tracker: CommitTracker) -> Task<Void, Never> {
+    private func startBackground(consumer: KafkaConsumer, committer: KafkaOffsetCommitter, tracker: CommitTracker) -> Task<Void, Never> {
         Task {
             var nextLag = ContinuousClock.now + configuration.lagInterval
             while !Task.isCancelled {
                 try? await Task.sleep(for: commitInterval)
-                await commitReady(consumer: consumer, tracker: tracker)
+                await commitReady(committer: committer, tracker: tracker)
                 if ContinuousClock.now >= nextLag {
                     metrics.record(lag: consumer.partitionLag)
                     nextLag = ContinuousClock.now + configuration.lagInterval
@@ -188,23 +189,13 @@ final class SenderService: Sendable {
         }
     }
 
-    private func commitReady(consumer: KafkaConsumer, tracker: CommitTracker) async {
-        let offsets = tracker.takeCommittable()
-        guard !offsets.isEmpty else { return }
-        do {
-            try await consumer.commit(offsets)
-            logger.debug("committed", ["offsets": offsets.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")])
-        } catch let error as KafkaError where error.meansAssignmentLost {
-            // The partitions may be another member's now: forget them (their late finishes are
-            // ignored) and keep polling, which rejoins the group; the next owner resumes from the
-            // last commit and sends those jobs again with the same apns-ids.
-            tracker.revoke(Array(offsets.keys))
-            logger.warning("offset commit refused: the assignment is gone; its jobs will be redone by the next owner",
-                           ["error": error.description])
-        } catch {
-            tracker.commitFailed(offsets)
-            logger.warning("offset commit failed; retrying", ["error": "\(error)"])
-        }
+    /// Hands the offsets that became final to the committer and commits them under its rules: a
+    /// commit refused because the assignment is gone is dropped (the lost revocation then clears the
+    /// tracker, late finishes are ignored, and the next owner sends those jobs again with the same
+    /// apns-ids); other failures stay staged and are retried with back-off.
+    private func commitReady(committer: KafkaOffsetCommitter, tracker: CommitTracker, now: Bool = false) async {
+        committer.stage(tracker.takeCommittable())
+        await committer.commit(now: now)
     }
 
     private func consumerConfiguration() -> KafkaConsumerConfiguration {

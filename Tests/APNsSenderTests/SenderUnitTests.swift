@@ -31,15 +31,13 @@ import Testing
         #expect(tracker.pendingCount == 0)
     }
 
-    @Test func aFailedCommitIsRetriedAndRevokedPartitionsAreForgotten() {
+    @Test func revokedPartitionsAreForgotten() {
         let tracker = CommitTracker()
         tracker.begin(partition, offset: 0)
         tracker.begin(partition, offset: 1)
         tracker.finish(partition, offset: 0)
         let taken = tracker.takeCommittable()
         #expect(taken == [partition: 1])
-        tracker.commitFailed(taken)
-        #expect(tracker.takeCommittable() == [partition: 1])
         tracker.revoke([partition])
         tracker.finish(partition, offset: 1)
         #expect(tracker.takeCommittable().isEmpty)

@@ -170,3 +170,92 @@ import Testing
         }
     }
 }
+
+/// The other way to lose a membership: a member whose handler runs past `max.poll.interval.ms`
+/// (a slow or stalled process) is taken out of the group by librdkafka; the other member takes its
+/// partitions and redoes its in-flight record; the slow member's commit is refused, it drops the
+/// record, rejoins, and the two finish every record between them.
+@Suite(.timeLimit(.minutes(3))) struct SlowMemberTests {
+    @Test func aMemberStalledPastThePollIntervalIsReplacedAndRejoins() async throws {
+        let broker = try await PrivateBroker.start()
+        defer { broker.stop() }
+        let admin = try LostMembershipTests.admin(broker)
+        let topic = KafkaTestSupport.unique("slow")
+        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 2)], timeout: .seconds(10))
+        let producer = try LostMembershipTests.producer(broker)
+        let expected = (0..<20).map { "m\($0)" }
+        for (index, value) in expected.enumerated() {
+            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
+        }
+        let group = KafkaTestSupport.unique("slow-group")
+        var configuration = LostMembershipTests.consumerConfiguration(broker, group: group, topic: topic)
+        configuration.additional["max.poll.interval.ms"] = "7000"
+        let registry = MetricsRegistry()
+        let slow = try KafkaConsumer(configuration: configuration, logger: LostMembershipTests.logger, metrics: registry)
+        let other = try KafkaConsumer(configuration: configuration, logger: LostMembershipTests.logger, metrics: MetricsRegistry())
+        let handled = Mutex<[(member: String, value: String)]>([])
+        let stalled = Mutex(false)
+        let trigger = GracefulShutdownTrigger()
+        let handler: @Sendable (String, KafkaMessage) async throws -> Void = { member, message in
+            handled.withLock { $0.append((member, String(decoding: message.value, as: UTF8.self))) }
+            guard member == "slow", stalled.withLock({ let first = !$0; $0 = true; return first }) else { return }
+            try await Task.sleep(for: .seconds(12))  // no poll for longer than max.poll.interval.ms
+        }
+        var loops: [Task<Void, any Error>] = []
+        for (consumer, member) in [(slow, "slow"), (other, "other")] {
+            loops.append(Task {
+                try await GracefulShutdown.$trigger.withValue(trigger) {
+                    try await CommitAfterHandleLoop(consumer: consumer).run(logger: LostMembershipTests.logger, failed: { _, _ in }, handle: { message in
+                        try await handler(member, message)
+                    })
+                }
+            })
+        }
+        // Positive signals: the first 20 records committed (by the other member), then — after the
+        // slow member has rejoined — 20 more, split between the two.
+        func waitUntilCommitted(_ values: [String]) async throws -> [KafkaTopicPartition: Int64] {
+            let deadline = ContinuousClock.now + .seconds(90)
+            while ContinuousClock.now < deadline {
+                if Set(handled.withLock { $0.map(\.value) }).isSuperset(of: values),
+                   let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
+                   offsets.values.reduce(0, +) == Int64(values.count) {
+                    return offsets
+                }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            return [:]
+        }
+        _ = try await waitUntilCommitted(expected)
+        let rejoinDeadline = ContinuousClock.now + .seconds(60)
+        while registry.counter("kafka_consumer_rejoined_total", help: "", labels: ["group": group]).count == 0 || slow.assignment.isEmpty,
+              ContinuousClock.now < rejoinDeadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let more = (20..<40).map { "m\($0)" }
+        for (index, value) in more.enumerated() {
+            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
+        }
+        let committed = try await waitUntilCommitted(expected + more)
+        trigger.trigger()
+        for task in loops { try await task.value }
+        try await slow.close()
+        try await other.close()
+        try? await producer.shutdown(timeout: .seconds(5))
+
+        let all = handled.withLock { $0 }
+        #expect(Set(all.map(\.value)) == Set(expected + more), "every record handled")
+        #expect(committed.values.reduce(0, +) == Int64(expected.count + more.count), "every record committed: \(committed)")
+        #expect(all.contains { $0.member == "other" && expected.contains($0.value) }, "the other member took over the slow one's work")
+        #expect(all.contains { $0.member == "slow" && more.contains($0.value) }, "the slow member rejoined and worked again")
+        #expect(stalled.withLock { $0 }, "the slow member stalled")
+        let lost = registry.counter("kafka_consumer_assignment_lost_total", help: "", labels: ["group": group]).count
+        let dropped = registry.counter("kafka_consumer_work_dropped_total", help: "", labels: ["group": group]).count
+        let refused = registry.render().contains("kafka_consumer_commit_failures_total")
+        #expect(lost >= 1 || dropped >= 1 || refused, "the slow member noticed it had lost its assignment")
+        LostMembershipTests.logger.warning("slow member figures", [
+            "handled": String(all.count), "byOther": String(all.filter { $0.member == "other" }.count),
+            "bySlowAfterRejoin": String(all.filter { $0.member == "slow" && more.contains($0.value) }.count), "lost": String(lost),
+            "dropped": String(dropped),
+        ])
+    }
+}
