@@ -49,8 +49,12 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
-        // Ready while PostgreSQL and the broker answer; re-checked every 2 s.
+        // Ready while PostgreSQL answers (re-checked every 2 s). The broker is watched too
+        // (dependency_up) but does not take the api out of rotation: schedules, scores and
+        // follows of upcoming matches need only PostgreSQL, and a follow that must queue push
+        // jobs answers 503 by itself. Every replica failing /ready together would turn a broker
+        // stall into a full api outage.
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },
+        context.dependencyProbe("kafka_broker", drivesReadiness: false) { try await producer.checkBroker() },
     ]
 }

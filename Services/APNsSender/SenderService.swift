@@ -194,7 +194,9 @@ final class SenderService: Sendable {
     /// tracker, late finishes are ignored, and the next owner sends those jobs again with the same
     /// apns-ids); other failures stay staged and are retried with back-off.
     private func commitReady(committer: KafkaOffsetCommitter, tracker: CommitTracker, now: Bool = false) async {
-        committer.stage(tracker.takeCommittable())
+        // Read before taking: offsets of jobs begun before a rebalance that lands meanwhile are dropped.
+        let generation = committer.consumer.assignmentGeneration
+        committer.stage(tracker.takeCommittable(), polledIn: generation)
         await committer.commit(now: now)
     }
 

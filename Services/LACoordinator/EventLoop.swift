@@ -21,9 +21,16 @@ struct EventLoop: Sendable {
         while !Task.isCancelled && !GracefulShutdown.isRequested {
             if case .willRetry = await committer.commit() { metrics.failure("commit") }
             guard let first = try await consumer.poll(timeout: .milliseconds(250)) else { continue }
+            let generation = consumer.assignmentGeneration
             var batch = [first]
             while batch.count < maximumEvents, let next = try await consumer.poll(timeout: drainWait) {
                 batch.append(next)
+            }
+            // A rebalance while the batch was drained: its first part may come from partitions that
+            // are now read again from their committed offsets (eager protocol); drop the batch.
+            guard consumer.assignmentGeneration == generation else {
+                consumer.metrics?.droppedWork(count: batch.count)
+                continue
             }
             let offsets: [KafkaTopicPartition: Int64]
             do {
@@ -35,7 +42,7 @@ struct EventLoop: Sendable {
                 ])
                 continue
             }
-            committer.stage(offsets)
+            committer.stage(offsets, polledIn: generation)
             if case .willRetry = await committer.commit(now: true) { metrics.failure("commit") }
         }
         if !Task.isCancelled { await committer.commit(now: true) }

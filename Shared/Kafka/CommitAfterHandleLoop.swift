@@ -51,7 +51,9 @@ public struct CommitAfterHandleLoop: Sendable {
                 throw CancellationError()
             } catch {
                 failed(error, message)
-                if consumer.isAssignmentLost || (error as? KafkaError)?.meansAssignmentLost == true {
+                // Only librdkafka's own verdict counts: it resets the fetch position when it
+                // clears the assignment, so the dropped message is read again.
+                if consumer.isAssignmentLost {
                     consumer.metrics?.droppedWork()
                     logger.warning("assignment lost while handling a message; dropping it (its next owner reads it again)", [
                         "group": consumer.configuration.groupId, "partition": message.topicPartition.description,

@@ -120,6 +120,11 @@ public final class KafkaConsumer: Sendable {
     /// watermark, which is right on Tansu.
     public var partitionLag: [KafkaPartitionLag] { state.partitionLag }
 
+    /// A number that changes with every rebalance this member applies (assign, revoke). Rebalances
+    /// are applied only inside ``poll(timeout:)``/``close()``, so work polled and finished without a
+    /// poll in between sees one value; ``KafkaOffsetCommitter`` drops offsets staged under an older one.
+    public var assignmentGeneration: UInt64 { state.generation }
+
     /// True once ``close()`` has begun.
     public var isClosed: Bool { state.isClosed }
 

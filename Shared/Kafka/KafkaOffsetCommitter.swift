@@ -13,7 +13,9 @@ import Synchronization
 ///   retries them with a capped back-off on later ``commit()`` calls, newer offsets replacing older
 ///   ones; after `maximumAttempts` failures in a row the offsets are given up (logged as an error; the
 ///   next commit on the partition, or its next owner, covers them).
-/// - Offsets of partitions no longer assigned are never committed.
+/// - Offsets of partitions no longer assigned are never committed, nor offsets staged before a
+///   rebalance (``KafkaConsumer/assignmentGeneration``): after a revoke and a new assignment the
+///   partition may have moved on under another member, and an old offset would move it back.
 ///
 /// Failures are counted by reason in ``KafkaConsumerMetrics`` (`kafka_consumer_commit_failures_total`).
 public final class KafkaOffsetCommitter: Sendable {
@@ -35,6 +37,8 @@ public final class KafkaOffsetCommitter: Sendable {
 
     private struct State {
         var staged: [KafkaTopicPartition: Int64] = [:]
+        /// The consumer's assignment generation when `staged` was filled.
+        var generation: UInt64 = 0
         var failures = 0
         var backoff: Backoff
         var retryAt: ContinuousClock.Instant?
@@ -58,8 +62,16 @@ public final class KafkaOffsetCommitter: Sendable {
     }
 
     /// Marks work done up to these next-offsets (a partition's offset only moves forward).
-    public func stage(_ nextOffsets: [KafkaTopicPartition: Int64]) {
+    /// - Parameter polledIn: the ``KafkaConsumer/assignmentGeneration`` the work was polled under
+    ///   (default: the current one — right when no poll ran since); offsets from an older one are dropped.
+    public func stage(_ nextOffsets: [KafkaTopicPartition: Int64], polledIn generation: UInt64? = nil) {
+        let current = consumer.assignmentGeneration
+        guard generation == nil || generation == current else { return }
         state.withLock { state in
+            if state.generation != current {
+                state.staged = [:]
+                state.generation = current
+            }
             state.staged.merge(nextOffsets) { max($0, $1) }
         }
     }
@@ -67,19 +79,17 @@ public final class KafkaOffsetCommitter: Sendable {
     /// Offsets staged and not yet committed.
     public var staged: [KafkaTopicPartition: Int64] { state.withLock { $0.staged } }
 
-    /// Forgets staged offsets of `partitions` (revoked: their new owner decides).
-    public func forget(_ partitions: some Sequence<KafkaTopicPartition>) {
-        state.withLock { state in
-            for partition in partitions { state.staged[partition] = nil }
-        }
-    }
-
     /// Commits what is staged, unless a back-off from an earlier failure is still running (pass
     /// `now: true` to try anyway, e.g. before closing). Never throws: see ``Outcome``.
     @discardableResult
     public func commit(now: Bool = false) async -> Outcome {
         let assigned = Set(consumer.assignment)
+        let generation = consumer.assignmentGeneration
         let offsets: [KafkaTopicPartition: Int64]? = state.withLock { state in
+            if state.generation != generation {
+                state.staged = [:]
+                state.generation = generation
+            }
             state.staged = state.staged.filter { assigned.contains($0.key) }
             guard !state.staged.isEmpty else { return [:] }
             if !now, let retryAt = state.retryAt, ContinuousClock.now < retryAt { return nil }

@@ -131,15 +131,27 @@ public final class KafkaProducer: Sendable {
             guard !isShutDown.load(ordering: .acquiring) else { return .closed("produce to \(message.topic)") }
             let instance = current.withLock { $0 }
             let handler = RDKafkaDeliveryHandler { [weak self] result in
-                if case .failure(let error) = result, error.isFatal || KafkaError.instanceUnusableCodes.contains(error.code) {
+                if case .failure(let error) = result, Self.leavesInstanceUnusable(error) {
                     self?.replace(instance.generation, after: error)
                 }
                 complete(result)
             }
             guard let error = instance.client.enqueue(message, handler: handler) else { return nil }
+            if Self.leavesInstanceUnusable(error) || instance.client.fatalError(operation: "produce to \(message.topic)") != nil {
+                // Refused at enqueue (no delivery report will come): replace the instance here and
+                // try the fresh one.
+                replace(instance.generation, after: error)
+                guard ContinuousClock.now < deadline else { return error }
+                try? await Task.sleep(for: .milliseconds(100))
+                continue
+            }
             guard error.code == KafkaError.queueFullCode, ContinuousClock.now < deadline else { return error }
             try? await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    private static func leavesInstanceUnusable(_ error: KafkaError) -> Bool {
+        error.isFatal || KafkaError.instanceUnusableCodes.contains(error.code)
     }
 
     /// Replaces instance `generation` (once: later failures of the same generation find it replaced)
@@ -163,11 +175,16 @@ public final class KafkaProducer: Sendable {
             "error": error.description, "client": old.client.name, "generation": String(generation + 1),
         ])
         // Off the old instance's poll thread (this runs in its delivery callback): fail what it
-        // still holds, let its thread serve those reports (bounded), then stop it.
+        // holds — again and again, since a send that took the old instance just before the swap may
+        // still enqueue on it — and let its thread serve those reports until nothing is outstanding.
+        // Every message is bounded by `messageTimeout`, so is this wait; then the thread stops.
+        let drainLimit = configuration.messageTimeout + .seconds(5)
         BlockingCalls.detach {
-            old.client.purgeOutstanding()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while old.client.outstanding > 0, ContinuousClock.now < deadline { usleep(50_000) }
+            let deadline = ContinuousClock.now + drainLimit
+            repeat {
+                old.client.purgeOutstanding()
+                usleep(50_000)
+            } while old.client.outstanding > 0 && ContinuousClock.now < deadline
             old.pollThread.requestStop()
         }
     }

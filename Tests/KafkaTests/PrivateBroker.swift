@@ -12,32 +12,64 @@ final class PrivateBroker: Sendable {
     let process: Process
     var bootstrapServers: String { "127.0.0.1:\(port)" }
 
-    /// Starts the broker and waits until it answers a metadata request.
+    /// Starts the broker and waits until it answers a metadata request. The port is checked to be
+    /// this broker's own listening socket: a port picked free can be taken by another test's server
+    /// before Tansu binds it (then Tansu exits and the test would pause the wrong process), so it
+    /// retries with a new port.
     static func start() async throws -> PrivateBroker {
         let binary = try await binaryPath()
-        let port = Int(try FreePort.pick())
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",
-                             "--storage-engine", "memory://tansu/"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let broker = PrivateBroker(port: port, process: process)
-        let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: broker.bootstrapServers, clientId: "private-broker"),
-                                   logger: Logger(label: "private-broker", minimumLevel: .error, sink: LogSink { _ in }))
-        let deadline = ContinuousClock.now + .seconds(20)
-        while true {
-            do {
-                _ = try await admin.listTopics(timeout: .seconds(2))
-                return broker
-            } catch {
-                guard ContinuousClock.now < deadline, process.isRunning else {
-                    broker.stop()
-                    throw KafkaTestFailure(description: "the private Tansu broker (\(binary)) did not answer on port \(port): \(error)")
-                }
-                try await Task.sleep(for: .milliseconds(100))
+        var failures: [String] = []
+        for _ in 1...5 {
+            let port = Int(try FreePort.pick())
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",
+                                 "--storage-engine", "memory://tansu/"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let broker = PrivateBroker(port: port, process: process)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while process.isRunning, !listens(pid: process.processIdentifier, port: port), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
             }
+            guard process.isRunning, listens(pid: process.processIdentifier, port: port) else {
+                broker.stop()
+                failures.append("port \(port): \(process.isRunning ? "not listening within 20 s" : "exited (port taken?)")")
+                continue
+            }
+            let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: broker.bootstrapServers, clientId: "private-broker"),
+                                       logger: Logger(label: "private-broker", minimumLevel: .error, sink: LogSink { _ in }))
+            while true {
+                do {
+                    _ = try await admin.listTopics(timeout: .seconds(2))
+                    return broker
+                } catch {
+                    guard ContinuousClock.now < deadline, process.isRunning else {
+                        broker.stop()
+                        throw KafkaTestFailure(description: "the private Tansu broker (\(binary)) did not answer on port \(port): \(error)")
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+        }
+        throw KafkaTestFailure(description: "the private Tansu broker (\(binary)) could not start: \(failures.joined(separator: "; "))")
+    }
+
+    /// True when process `pid` holds the socket listening on 127.0.0.1:`port` (/proc/net/tcp's
+    /// listening entry for the port, whose inode is one of the process's open files).
+    static func listens(pid: Int32, port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        let local = String(format: "0100007F:%04X", port)
+        let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[1] == local, fields[3] == "0A" else { return nil }
+            return String(fields[9])
+        }
+        guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+        return descriptors.contains { descriptor in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")) ?? ""
+            return inodes.contains { target == "socket:[\($0)]" }
         }
     }
 
@@ -48,8 +80,17 @@ final class PrivateBroker: Sendable {
 
     deinit { stop() }
 
-    /// SIGSTOP: the broker keeps its sockets open and answers nothing.
-    func pause() { kill(process.processIdentifier, SIGSTOP) }
+    /// SIGSTOP: the broker keeps its sockets open and answers nothing. Returns once the kernel
+    /// reports the process stopped (state `T`), bounded to 2 s.
+    func pause() {
+        kill(process.processIdentifier, SIGSTOP)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].split(separator: " ").first == "T" { return }
+            usleep(10_000)
+        }
+    }
 
     /// SIGCONT.
     func resume() { kill(process.processIdentifier, SIGCONT) }

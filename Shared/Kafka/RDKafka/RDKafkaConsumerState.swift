@@ -9,6 +9,8 @@ final class RDKafkaConsumerState: Sendable {
         var closed = false
         /// Set by a lost revocation, cleared (and counted as a rejoin) by the next assignment.
         var lostSinceLastAssignment = false
+        /// Bumped by every applied rebalance event.
+        var generation: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -37,6 +39,9 @@ final class RDKafkaConsumerState: Sendable {
 
     var isClosed: Bool { state.withLock { $0.closed } }
 
+    /// Changes with every applied rebalance event (assign, revoke, failure).
+    var generation: UInt64 { state.withLock { $0.generation } }
+
     /// Marks the consumer closed; returns false if it already was.
     func markClosed() -> Bool {
         state.withLock { state in
@@ -50,6 +55,7 @@ final class RDKafkaConsumerState: Sendable {
         let names: ([KafkaTopicPartition]) -> String = { $0.map(\.description).joined(separator: ",") }
         let (total, rejoined) = state.withLock { state -> (Int, Bool) in
             var rejoined = false
+            state.generation += 1
             switch event {
             case .assigned(let partitions):
                 if !cooperative { state.assignment = [] }

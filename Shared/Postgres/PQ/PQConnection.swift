@@ -169,7 +169,7 @@ final class PQConnection: @unchecked Sendable {
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { if errno == EINTR { continue } else { return true } }
             guard ready > 0 else { continue }
             if PQconsumeInput(handle) == 0 { return true }
         }
@@ -187,15 +187,16 @@ final class PQConnection: @unchecked Sendable {
     /// loop ends when libpq returns NULL). Returns the last result, or throws the first error.
     private func collectResults(deadline: ContinuousClock.Instant?, timeout: Duration?) throws -> PQResult {
         guard let handle else { throw PostgresError.connectionLost(message: "connection closed", querySent: true) }
-        if let deadline, let timeout, !waitForResult(handle, until: deadline) {
-            // The server did not answer in time (stopped, overloaded, network gone). What the
-            // connection would read next is unknown: close it, so the pool opens a fresh one.
-            finish()
-            throw PostgresError.queryTimedOut(after: timeout)
-        }
         var last: PQResult?
         var firstError: PQResult?
-        while let raw = PQgetResult(handle) {
+        while true {
+            if let deadline, let timeout, !waitForResult(handle, until: deadline) {
+                // The server did not answer in time (stopped, overloaded, network gone). What the
+                // connection would read next is unknown: close it, so the pool opens a fresh one.
+                finish()
+                throw PostgresError.queryTimedOut(after: timeout)
+            }
+            guard let raw = PQgetResult(handle) else { break }
             let result = PQResult(taking: raw)
             if result.isSuccess {
                 last = result
