@@ -39,7 +39,7 @@ struct APIService: Sendable {
         follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
         activities = ActivityStore(database: database)
         devices = DeviceStore(database: database)
-        factory = PushJobFactory(shards: configuration.pushShards, attributesType: configuration.attributesType)
+        factory = PushJobFactory(shards: configuration.pushShards)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
         followBatcher = FollowBatcher(
             store: follows, publisher: publisher, factory: factory, payloads: StartPayloadCache(), clock: clock,

@@ -159,6 +159,11 @@ final class SimulatedDevice: Sendable {
         }
         switch (push.event, kind) {
         case (.start, .pushToStart):
+            // As iOS: a start naming another type, or attributes the type cannot decode, starts nothing.
+            if let refusal = push.startRefusal {
+                stats.withLock { $0.lastEvent = "start refused: \(refusal)" }
+                return .startRefused
+            }
             return kit.startFromPush(matchId: push.matchId, content: push.content) == nil ? .startRefused : .started
         case (.update, .update), (.end, .update):
             return .applied(await service.receive(push))

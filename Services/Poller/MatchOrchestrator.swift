@@ -181,7 +181,8 @@ struct MatchOrchestrator: Sendable {
         let seconds = Int64(now.timeIntervalSince1970)
         let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds)
         return PushJob(
-            jobId: "start:\(candidate.matchId):\(candidate.userId):\(candidate.deviceId):\(attempt)",
+            jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
+                                      attempt: String(attempt)),
             kind: .liveActivityStart, matchId: candidate.matchId, seq: Int64(attempt), priority: 10,
             expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
             targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],

@@ -1,20 +1,13 @@
 import Contracts
 import Foundation
 
-/// The Live Activity push-to-start body of a match (built with `Contracts.LiveActivityPayload`):
-/// `{"aps":{"timestamp","event":"start","content-state",…,"attributes-type":"MatchAttributes",
-/// "attributes":{"matchId","title"},"alert":{"title","body"}}}`.
+/// The orchestrator's push-to-start body of a match: `Contracts.LiveActivityPayload.matchStart`
+/// (the same builder as the api's) over the detector's display state, or over a minimal state made
+/// from the schedule card when the detector has not described the match yet.
 enum StartPayload {
-    static let attributesType = "MatchAttributes"
-
     /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card.
     static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
-        let content = state ?? minimalState(card, updatedAt: timestamp)
-        let payload = LiveActivityPayload.start(
-            state: content, timestamp: timestamp, attributesType: attributesType,
-            attributes: ["matchId": card.matchId, "title": card.title],
-            alert: LiveActivityPayload.PushAlert(title: card.title, body: card.statusText))
-        return try payload.jsonString()
+        try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
     }
 
     /// An upcoming/live state made from the schedule card, for a match the detector has not described yet.

@@ -17,15 +17,37 @@ public struct ActivityPush: Sendable, Equatable {
     public var contentState: UnifiedDisplayState
     /// APNs `dismissal-date` (with `end`), Unix epoch seconds.
     public var dismissalDate: Int64?
+    /// `attributes-type` (with `start`): the `ActivityAttributes` type the push asks iOS to start.
+    public var attributesType: String?
+    /// `attributes` (with `start`): the static attributes of the activity.
+    public var attributes: [String: String]?
 
     /// The match, from the content state.
     public var matchId: String { contentState.matchId }
 
-    public init(event: Event, timestamp: Int64, contentState: UnifiedDisplayState, dismissalDate: Int64? = nil) {
+    public init(event: Event, timestamp: Int64, contentState: UnifiedDisplayState, dismissalDate: Int64? = nil,
+                attributesType: String? = nil, attributes: [String: String]? = nil) {
         self.event = event
         self.timestamp = timestamp
         self.contentState = contentState
         self.dismissalDate = dismissalDate
+        self.attributesType = attributesType
+        self.attributes = attributes
+    }
+
+    /// Why iOS would not start an activity from this push, or nil when it would: a start must name
+    /// the app's type (``MatchActivityAttributes/typeName``) and carry exactly its attributes, as
+    /// `ActivityAttributes` decoding requires.
+    public var startRefusal: String? {
+        guard event == .start else { return "not a start" }
+        guard attributesType == MatchActivityAttributes.typeName else {
+            return "attributes-type \(attributesType ?? "missing") is not \(MatchActivityAttributes.typeName)"
+        }
+        guard let attributes, Set(attributes.keys) == Set(MatchActivityAttributes.attributeKeys) else {
+            return "attributes \(attributes.map { $0.keys.sorted().joined(separator: ",") } ?? "missing") do not decode into "
+                + MatchActivityAttributes.typeName
+        }
+        return nil
     }
 
     /// The content this push carries.
@@ -37,7 +59,7 @@ public struct ActivityPush: Sendable, Equatable {
             let aps = try JSONDecoder().decode(Envelope.self, from: Data(bytes)).aps
             return ActivityPush(
                 event: aps.event, timestamp: aps.timestamp, contentState: aps.contentState,
-                dismissalDate: aps.dismissalDate)
+                dismissalDate: aps.dismissalDate, attributesType: aps.attributesType, attributes: aps.attributes)
         } catch {
             throw ActivityPushDecodeError(reason: String(describing: error), excerpt: String(decoding: bytes.prefix(120), as: UTF8.self))
         }
@@ -52,12 +74,16 @@ public struct ActivityPush: Sendable, Equatable {
         var event: Event
         var contentState: UnifiedDisplayState
         var dismissalDate: Int64?
+        var attributesType: String?
+        var attributes: [String: String]?
 
         enum CodingKeys: String, CodingKey {
             case timestamp
             case event
             case contentState = "content-state"
             case dismissalDate = "dismissal-date"
+            case attributesType = "attributes-type"
+            case attributes
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The cached start body must be byte-for-byte the body encoded for the request's own second.
 @Suite struct StartPayloadCacheTests {
-    let factory = PushJobFactory(shards: 64, attributesType: "MatchActivityAttributes")
+    let factory = PushJobFactory(shards: 64)
 
     @Test func cachedBodiesEqualFreshlyEncodedOnesAtEverySecond() throws {
         let cache = StartPayloadCache()

@@ -85,7 +85,7 @@ enum SenderFixtures {
         case .liveActivityEnd:
             #"{"aps":{"timestamp":\#(now),"event":"end","dismissal-date":\#(now + 3600),"content-state":{"score":"180/9"}}}"#
         case .liveActivityStart:
-            #"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchAttributes","attributes":{"matchId":"m1"},"alert":{"title":"Live","body":"Match started"}}}"#
+            #"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchActivityAttributes","attributes":{"matchId":"m1","title":"Live"},"alert":{"title":"Live","body":"Match started"}}}"#
         case .alert: #"{"aps":{"alert":{"title":"Wicket","body":"Rohit out"}}}"#
         }
     }

@@ -49,7 +49,7 @@ enum Fixtures {
 
     static let update = Array(#"{"aps":{"timestamp":\#(now),"event":"update","content-state":{"score":"87/6"}}}"#.utf8)
     static let end = Array(#"{"aps":{"timestamp":\#(now),"event":"end","dismissal-date":\#(now + 3600),"content-state":{"score":"180/9"}}}"#.utf8)
-    static let start = Array(#"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchAttributes","attributes":{"matchId":"m1"},"alert":{"title":"Live","body":"Match started"}}}"#.utf8)
+    static let start = Array(#"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchActivityAttributes","attributes":{"matchId":"m1","title":"Live"},"alert":{"title":"Live","body":"Match started"}}}"#.utf8)
     static let alert = Array(#"{"aps":{"alert":{"title":"Wicket","body":"Rohit out"}}}"#.utf8)
 
     static func job(targets: [PushTarget], payload: [UInt8] = update, kind: PushKind = .liveActivityUpdate) -> PushJob {

@@ -111,6 +111,18 @@ import Testing
         #expect(activity.state == "active" && activity.token == second && activity.timestamp == 150)
     }
 
+    /// As a phone: a push-to-start naming another `ActivityAttributes` type starts nothing (issue 16).
+    @Test func aStartForAnotherAttributesTypeStartsNothing() async throws {
+        let harness = await Harness(devices: 1)
+        let device = harness.fleet.devices[0]
+        let wrong = try LiveActivityPayload.start(state: Sample.state(updatedAt: 100), timestamp: 100, attributesType: "MatchAttributes",
+                                                  attributes: ["matchId": Sample.state(updatedAt: 100).matchId, "title": "x"],
+                                                  alert: .init(title: "Live", body: "Match started")).jsonString()
+        #expect(await device.receive(payload: wrong, kind: .pushToStart) == .startRefused)
+        #expect(await device.snapshot().activities.isEmpty, "no activity started")
+        #expect(await device.receive(payload: Sample.payload(.start, Sample.state(updatedAt: 100)), kind: .pushToStart) == .started)
+    }
+
     @Test func aThousandDevicesShareOnePollingLoop() async throws {
         let started = ContinuousClock.now
         let harness = await Harness(devices: 1000)

@@ -94,8 +94,7 @@ enum Sample {
         let payload: LiveActivityPayload
         switch event {
         case .start:
-            payload = .start(state: state, timestamp: time, attributesType: "SightscreenActivityAttributes",
-                             attributes: ["matchId": state.matchId], alert: .init(title: "Live", body: "Match started"))
+            payload = .matchStart(state: state, timestamp: time)
         case .update:
             payload = LiveActivityPayload(event: .update, timestamp: time, contentState: state, staleDate: time + 1800)
         case .end:

@@ -111,7 +111,7 @@ import Testing
             let payload = try JSONDecoder().decode(JSONValue.self, from: Data(job.payload.utf8))
             let aps = try #require(payload["aps"])
             #expect(aps["event"] == .string("start"))
-            #expect(aps["attributes-type"] == .string("MatchAttributes"))
+            #expect(aps["attributes-type"] == .string(MatchActivityAttributes.typeName))
             #expect(aps["attributes"]?["matchId"] == .string(matchId))
             #expect(aps["attributes"]?["title"] == .string(card.title))
             #expect(aps["alert"]?["title"] == .string(card.title))

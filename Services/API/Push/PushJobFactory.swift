@@ -9,7 +9,6 @@ import Foundation
 /// - end: `end:{matchId}:{userId}:{deviceId}:{reason}:{first 16 hex of the update token}`.
 struct PushJobFactory: Sendable {
     var shards: Int
-    var attributesType: String
     /// Seconds APNs may keep trying a push-to-start / an end push.
     var startExpiry: Int64 = 600
     var endExpiry: Int64 = 3600
@@ -31,13 +30,10 @@ struct PushJobFactory: Sendable {
         return startJobs(matchId: matchId, payload: payload, seq: seq, targets: targets, now: now)
     }
 
-    /// The push-to-start body for `state` at `now` (to the second): "start" with the attributes
-    /// type, the match id attribute and the alert. Nil when it cannot be encoded (e.g. too large).
+    /// The push-to-start body for `state` at `now` (to the second): `LiveActivityPayload.matchStart`,
+    /// the builder the orchestrator uses too. Nil when it cannot be encoded (e.g. too large).
     func startPayload(matchId: String, state: UnifiedDisplayState, now: Date) -> String? {
-        let start = LiveActivityPayload.start(
-            state: state, timestamp: Int64(now.timeIntervalSince1970), attributesType: attributesType,
-            attributes: ["matchId": matchId], alert: .init(title: state.title, body: state.statusText))
-        return try? start.jsonString()
+        try? LiveActivityPayload.matchStart(state: state, timestamp: Int64(now.timeIntervalSince1970)).jsonString()
     }
 
     /// The start jobs of `targets` with an already encoded `payload` (see `startPayload`).
@@ -45,7 +41,8 @@ struct PushJobFactory: Sendable {
         let timestamp = Int64(now.timeIntervalSince1970)
         return targets.map { target in
             PushJob(
-                jobId: "start:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator)", kind: .liveActivityStart,
+                jobId: PushJob.startJobId(matchId: matchId, userId: target.userId, deviceId: target.deviceId, attempt: target.discriminator),
+                kind: .liveActivityStart,
                 matchId: matchId, seq: seq, priority: 10, expiration: timestamp + startExpiry, relevanceScore: nil,
                 payload: payload, targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
                 createdAt: Int64(now.timeIntervalSince1970 * 1000))

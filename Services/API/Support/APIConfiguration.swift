@@ -29,7 +29,6 @@ import ServiceKit
 /// | `LIVE_RETRY_KEY_MOMENT_MS` / `LIVE_RETRY_LIVE_MS` / `LIVE_RETRY_IDLE_MS` | 5000 / 15000 / 60000 | `retryAfterMs` of GET /matches/live |
 /// | `LIVE_KEY_MOMENT_SECONDS` | 120 | a key event this recent makes a key moment |
 /// | `LIVE_CACHE_MS` | 1000 | GET /matches/live answer is shared for this long (0 = off) |
-/// | `LIVE_ACTIVITY_ATTRIBUTES_TYPE` | `MatchActivityAttributes` | `attributes-type` of push-to-start |
 /// | `FAKE_SPORTMONKS_ADMIN_URL` | – | base URL of fake-sportmonks (replay controls answer 503 without it) |
 /// | `FAKE_SPORTMONKS_ADMIN_TOKEN` | `admin-token` | its `X-Admin-Token` |
 /// plus `HTTP_PORT` (8080), `HTTP_HOST`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS`, `KAFKA_BROKERS`, `DATABASE_URL` (ServiceKit).
@@ -47,7 +46,6 @@ struct APIConfiguration: Sendable {
     var rateLimitPerMinute: Int = 1200
     var liveRetry = LiveRetryPolicy()
     var liveCacheSeconds: TimeInterval = 1
-    var attributesType: String = "MatchActivityAttributes"
     var replayAdminURL: String?
     var replayAdminToken: String = "admin-token"
 
@@ -104,7 +102,6 @@ struct APIConfiguration: Sendable {
         liveRetry.idleMs = try environment.int("LIVE_RETRY_IDLE_MS", default: 60000, in: 500...3_600_000)
         liveRetry.keyMomentWindow = TimeInterval(try environment.int("LIVE_KEY_MOMENT_SECONDS", default: 120, in: 1...3600))
         liveCacheSeconds = Double(try environment.int("LIVE_CACHE_MS", default: 1000, in: 0...60_000)) / 1000
-        attributesType = environment.string("LIVE_ACTIVITY_ATTRIBUTES_TYPE", default: "MatchActivityAttributes")
         if let url = environment.raw("FAKE_SPORTMONKS_ADMIN_URL"), !url.isEmpty {
             guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
                 throw ConfigurationError.invalid(variable: "FAKE_SPORTMONKS_ADMIN_URL", value: url, expected: "an http(s) URL")
