@@ -53,7 +53,11 @@ public struct MatchDetector: Sendable {
         var cooldowns = Cooldowns(expiries: state.cooldowns, seconds: configuration.cooldownSeconds)
         cooldowns.prune(at: polledAt)
         let keyEvents = AlertPolicy.keyEvents(for: detected, cooldowns: &cooldowns, now: polledAt)
-        let footer = detected.filter { $0.kind != .runs && $0.kind != .matchStart }
+        // The footer describes the LATEST event of the snapshot (a catch-up of several balls must not
+        // show an older one as the latest); among events of that same delivery, the weightiest.
+        let footerEvents = detected.filter { $0.kind != .runs && $0.kind != .matchStart }
+        let latest = footerEvents.map(\.position).max()
+        let footer = footerEvents.filter { $0.position == latest }
             .max { AlertPolicy.rank($0.kind) < AlertPolicy.rank($1.kind) }?.line
         let display = builder.build(matchId: matchId, analysis: analysis, phase: phase, footer: footer,
                                     updatedAt: polledAt / 1000)

@@ -130,4 +130,25 @@ struct RobustnessTests {
         #expect(wicket.keyEvent?.alert?.title == "Wicket! IND 45/1 (5.2)")
         #expect(wicket.displayState.lockScreen.footer == "Wicket! IND 45/1 (5.2) · Rohit Sharma c Kohli b Bumrah 45 (32)")
     }
+
+    @Test("a catch-up of several balls: every event's footer names the latest event and the latest score (issue 16)")
+    func catchUpFooterIsTheLatestEvent() throws {
+        var outcomes: [F.Outcome] = Array(repeating: .runs(1), count: 12)
+        let before = outcomes.count
+        outcomes += [.four, .six, .out("Clean Bowled"), .runs(0), .four]
+        let balls = F.balls(outcomes.map { F.Spec(bowler: 104, striker: 101, nonStriker: 102, outcome: $0) }, team: 1)
+        let previous = detector.process(fixture: F.fixture(Array(balls.prefix(before))), matchId: "9", polledAt: 1, state: nil)
+        let outcome = detector.process(fixture: F.fixture(balls), matchId: "9", polledAt: 2, state: previous.state)
+        let lastFour = try #require(outcome.detected.last { $0.kind == .four })
+        #expect(lastFour.ballId == balls.last?.id, "the last ball is the four")
+        #expect(outcome.events.count >= 3, "the four, the six and the wicket are emitted: \(outcome.events.count)")
+        for event in outcome.events {
+            #expect(event.displayState.lockScreen.footer == lastFour.line,
+                    "footer \(event.displayState.lockScreen.footer) names the latest event \(lastFour.line)")
+        }
+        // The latest score: 12 singles + 4 + 6 + 0 + 4 = 26 for 1 wicket, in the headline and in the footer.
+        let headline = try #require(outcome.events.last?.displayState.lockScreen.headline)
+        #expect(headline.contains("26/1"), "\(headline)")
+        #expect(lastFour.line.contains("26/1"), "the footer quotes the latest score: \(lastFour.line)")
+    }
 }
