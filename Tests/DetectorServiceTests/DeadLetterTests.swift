@@ -41,8 +41,17 @@ struct DetectorDeadLetterTests {
                                    metrics: DetectorMetrics(registry: registry)).run()
         }
         let records = try await Self.readDeadLetters(3, topic: deadLetterTopic)
+        // Positive signal: the group's committed offsets cover all 4 messages. (Waiting only for the
+        // valid snapshot's events raced its state write and commit, which run after the publish: a
+        // cancel right after the publish left it uncommitted.)
+        let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: ServiceTestSupport.brokers, clientId: group),
+                                   logger: ServiceTestSupport.quiet)
         let deadline = ContinuousClock.now + .seconds(60)
-        while recording.events.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        while ContinuousClock.now < deadline {
+            let committed = (try? await admin.committedOffsets(group: group, topics: [input], timeout: .seconds(3))) ?? [:]
+            if committed.values.reduce(0, +) >= 4, !recording.events.withLock({ $0.isEmpty }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
         loop.cancel()
         _ = try? await loop.value
         #expect(!recording.events.withLock { $0 }.isEmpty, "the valid snapshot behind the poison was processed")
