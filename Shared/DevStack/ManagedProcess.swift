@@ -87,7 +87,7 @@ final class ManagedProcess: @unchecked Sendable {
     /// The last `lines` lines of its log (read on `BlockingCalls`, off the cooperative pool).
     func logTail(lines: Int = 25) async -> String {
         let file = logFile
-        return await BlockingCalls.run { DevLogFile.tail(file, lines: lines) }
+        return await DevLogFile.tail(file, lines: lines)
     }
 
     /// Whether this run's output contains `text`. Each call reads only what was appended since
@@ -132,21 +132,26 @@ final class ManagedProcess: @unchecked Sendable {
     }
 }
 
-/// Reading a process's log file.
+/// Reading a process's log file. The reads block, so they run on `BlockingCalls`, never on the
+/// caller's (cooperative) thread.
 public enum DevLogFile {
     /// The last `lines` lines of `file` (reads at most the last 64 KiB).
-    public static func tail(_ file: URL, lines: Int = 25) -> String {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
-        defer { try? handle.close() }
-        let size = handle.seekToEndOfFile()
-        handle.seek(toFileOffset: size > 65_536 ? size - 65_536 : 0)
-        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    public static func tail(_ file: URL, lines: Int = 25) async -> String {
+        await BlockingCalls.run {
+            guard let handle = FileHandle(forReadingAtPath: file.path) else { return "" }
+            defer { try? handle.close() }
+            let size = handle.seekToEndOfFile()
+            handle.seek(toFileOffset: size > 65_536 ? size - 65_536 : 0)
+            let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+        }
     }
 
     /// Whether `file` contains `text` (reads the whole file; dev logs are small).
-    public static func contains(_ file: URL, _ text: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return false }
-        return String(decoding: data, as: UTF8.self).contains(text)
+    public static func contains(_ file: URL, _ text: String) async -> Bool {
+        await BlockingCalls.run {
+            guard let data = FileManager.default.contents(atPath: file.path) else { return false }
+            return String(decoding: data, as: UTF8.self).contains(text)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Runtime
 import Synchronization
 
@@ -174,19 +173,10 @@ public final class KafkaProducer: Sendable {
         logger.error("producer instance can no longer produce; replaced by a fresh one (its failed sends are reported to their callers)", [
             "error": error.description, "client": old.client.name, "generation": String(generation + 1),
         ])
-        // Off the old instance's poll thread (this runs in its delivery callback): fail what it
-        // holds — again and again, since a send that took the old instance just before the swap may
-        // still enqueue on it — and let its thread serve those reports until nothing is outstanding.
-        // Every message is bounded by `messageTimeout`, so is this wait; then the thread stops.
-        let drainLimit = configuration.messageTimeout + .seconds(5)
-        BlockingCalls.detach {
-            let deadline = ContinuousClock.now + drainLimit
-            repeat {
-                old.client.purgeOutstanding()
-                usleep(50_000)
-            } while old.client.outstanding > 0 && ContinuousClock.now < deadline
-            old.pollThread.requestStop()
-        }
+        // The old instance's own poll thread fails what it holds (again each round: a send that took
+        // the old instance just before the swap may still enqueue on it) and serves those reports
+        // until nothing is outstanding — bounded, as every message is by `messageTimeout` — then stops.
+        old.pollThread.drainAndStop(within: configuration.messageTimeout + .seconds(5))
     }
 }
 

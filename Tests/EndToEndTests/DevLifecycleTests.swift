@@ -114,7 +114,7 @@ import Glibc
         let left = await run.stillRunning(children, after: .seconds(15))
         #expect(left.isEmpty, "left running 15 s after kill -9 of sightscreen dev: \(left)")
         let logs = run.stackDirectory.appendingPathComponent("logs/api.log")
-        #expect(DevLogFile.contains(logs, #""event":"parent_gone""#), "the api noticed its supervisor was gone")
+        #expect(await DevLogFile.contains(logs, #""event":"parent_gone""#), "the api noticed its supervisor was gone")
     }
 
     @Test func aLaterSupervisorReportsWhatAnEarlierOneLeftRunning() async throws {

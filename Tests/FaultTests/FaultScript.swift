@@ -192,7 +192,7 @@ struct FaultInjector {
         environment["STACK_DIR"] = stackDirectory.path
         let status = try await ScriptRunner.run(script.path, ["restart-postgres"], environment: environment,
                                                 outputFile: outputFile, timeout: .seconds(120))
-        let output = DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = await DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0 else { throw PipelineTestFailure("scripts/stack restart-postgres exited \(status): \(output)") }
         return "pg_ctl restart -m fast: every connection of every service dropped; \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
     }

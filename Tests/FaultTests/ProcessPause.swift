@@ -1,6 +1,7 @@
 import DevStack
 import Foundation
 import PipelineTestSupport
+import SharedTestSupport
 
 /// SIGSTOP / SIGCONT of whole processes: what a broker GC pause, a stalled disk or a frozen VM looks
 /// like from outside (sockets stay open, nothing answers).
@@ -18,11 +19,7 @@ enum ProcessPause {
     static func children(of parent: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> Int32? in
-            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // After "pid (comm)": state, then ppid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, let ppid = Int32(fields[1]), ppid == parent else { return nil }
+            guard let pid = Int32(entry), ProcessStat(pid: pid)?.parent == parent else { return nil }
             return pid
         }
     }

@@ -85,9 +85,7 @@ final class PrivateBroker: Sendable {
     func pause() {
         kill(process.processIdentifier, SIGSTOP)
         let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline {
-            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].split(separator: " ").first == "T" { return }
+        while ContinuousClock.now < deadline, ProcessStat(pid: process.processIdentifier)?.state != "T" {
             usleep(10_000)
         }
     }

@@ -42,3 +42,20 @@ public enum ChildProcess {
         return (process.terminationStatus, output)
     }
 }
+
+/// What /proc says about a process: its state letter (`T` stopped, `S` sleeping, …) and its parent.
+public struct ProcessStat: Sendable, Equatable {
+    public var state: Character
+    public var parent: Int32
+
+    /// Reads /proc/`pid`/stat (nil when the process is gone). Fields after "pid (comm)": state, ppid.
+    public init?(pid: Int32) {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return nil
+        }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let state = fields[0].first, let parent = Int32(fields[1]) else { return nil }
+        self.state = state
+        self.parent = parent
+    }
+}

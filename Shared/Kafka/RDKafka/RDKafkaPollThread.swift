@@ -6,11 +6,18 @@ import Synchronization
 /// Keeps its client alive while running; when stopped, the client is released on this thread.
 final class RDKafkaPollThread: Sendable {
     private let stopRequested = Atomic<Bool>(false)
+    /// Set by ``drainAndStop(within:)``: until then, keep failing and serving what is outstanding.
+    private let drainDeadline = Mutex<ContinuousClock.Instant?>(nil)
     private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(client: RDKafkaClient, name: String) {
         let thread = Thread { [self] in
-            while !stopRequested.load(ordering: .acquiring) {
+            while true {
+                if stopRequested.load(ordering: .acquiring) {
+                    // A stop after `drainAndStop` waits for the drain (bounded by its deadline).
+                    guard let deadline = drainDeadline.withLock({ $0 }), client.outstanding > 0, ContinuousClock.now < deadline else { break }
+                    client.purgeOutstanding()
+                }
                 client.poll(timeoutMs: 100)
             }
             client.poll(timeoutMs: 0)
@@ -25,7 +32,15 @@ final class RDKafkaPollThread: Sendable {
         thread.start()
     }
 
-    /// Asks the loop to end after its current poll (at most 100 ms).
+    /// Fails every message still outstanding (purging again each round, so one enqueued meanwhile
+    /// fails too), serves their delivery reports until nothing is outstanding or `limit` passed, then
+    /// stops. For an instance being replaced: no sender is left waiting on a report.
+    func drainAndStop(within limit: Duration) {
+        drainDeadline.withLock { $0 = ContinuousClock.now + limit }
+        requestStop()
+    }
+
+    /// Asks the loop to end after its current poll (at most 100 ms; after the drain if one was asked for).
     func requestStop() {
         stopRequested.store(true, ordering: .releasing)
     }
