@@ -39,9 +39,24 @@ public final class KafkaOffsetCommitter: Sendable {
         var staged: [KafkaTopicPartition: Int64] = [:]
         /// The consumer's assignment generation when `staged` was filled.
         var generation: UInt64 = 0
-        var failures = 0
+        /// Counts the failures in a row and spaces the retries.
         var backoff: Backoff
         var retryAt: ContinuousClock.Instant?
+
+        /// Forgets what was staged under an older assignment generation.
+        mutating func adopt(_ current: UInt64) {
+            guard generation != current else { return }
+            staged = [:]
+            generation = current
+        }
+
+        /// Removes `offsets` that were not replaced by newer ones meanwhile (all of them with
+        /// `evenIfNewer`) and ends the failure run.
+        mutating func settle(_ offsets: [KafkaTopicPartition: Int64], evenIfNewer: Bool = false) {
+            for (partition, next) in offsets where evenIfNewer || staged[partition] == next { staged[partition] = nil }
+            backoff.reset()
+            retryAt = nil
+        }
     }
 
     public let consumer: KafkaConsumer
@@ -68,16 +83,10 @@ public final class KafkaOffsetCommitter: Sendable {
         let current = consumer.assignmentGeneration
         guard generation == nil || generation == current else { return }
         state.withLock { state in
-            if state.generation != current {
-                state.staged = [:]
-                state.generation = current
-            }
+            state.adopt(current)
             state.staged.merge(nextOffsets) { max($0, $1) }
         }
     }
-
-    /// Offsets staged and not yet committed.
-    public var staged: [KafkaTopicPartition: Int64] { state.withLock { $0.staged } }
 
     /// Commits what is staged, unless a back-off from an earlier failure is still running (pass
     /// `now: true` to try anyway, e.g. before closing). Never throws: see ``Outcome``.
@@ -86,10 +95,7 @@ public final class KafkaOffsetCommitter: Sendable {
         let assigned = Set(consumer.assignment)
         let generation = consumer.assignmentGeneration
         let offsets: [KafkaTopicPartition: Int64]? = state.withLock { state in
-            if state.generation != generation {
-                state.staged = [:]
-                state.generation = generation
-            }
+            state.adopt(generation)
             state.staged = state.staged.filter { assigned.contains($0.key) }
             guard !state.staged.isEmpty else { return [:] }
             if !now, let retryAt = state.retryAt, ContinuousClock.now < retryAt { return nil }
@@ -99,20 +105,10 @@ public final class KafkaOffsetCommitter: Sendable {
         guard !offsets.isEmpty else { return .nothingStaged }
         do {
             try await consumer.commit(offsets)
-            state.withLock { state in
-                for (partition, next) in offsets where state.staged[partition] == next { state.staged[partition] = nil }
-                state.failures = 0
-                state.backoff.reset()
-                state.retryAt = nil
-            }
+            state.withLock { $0.settle(offsets) }
             return .committed
         } catch let error as KafkaError where error.meansAssignmentLost {
-            state.withLock { state in
-                for partition in offsets.keys { state.staged[partition] = nil }
-                state.failures = 0
-                state.backoff.reset()
-                state.retryAt = nil
-            }
+            state.withLock { $0.settle(offsets, evenIfNewer: true) }
             logger.warning("offset commit refused: this member's assignment is gone; its work will be redone by the partitions' next owner",
                            ["error": error.description, "group": consumer.configuration.groupId, "offsets": Self.describe(offsets)])
             return .assignmentLost(error)
@@ -120,16 +116,14 @@ public final class KafkaOffsetCommitter: Sendable {
             let kafkaError = error as? KafkaError ?? KafkaError(code: -1, name: "UNKNOWN", message: "\(error)",
                                                                 operation: "commit \(Self.describe(offsets))")
             let attempt: Int = state.withLock { state in
-                state.failures += 1
-                if state.failures >= maximumAttempts {
-                    for (partition, next) in offsets where state.staged[partition] == next { state.staged[partition] = nil }
-                    state.failures = 0
-                    state.backoff.reset()
-                    state.retryAt = nil
-                    return maximumAttempts
+                let delay = state.backoff.next()
+                let attempt = state.backoff.failures
+                if attempt >= maximumAttempts {
+                    state.settle(offsets)
+                } else {
+                    state.retryAt = ContinuousClock.now + delay
                 }
-                state.retryAt = ContinuousClock.now + state.backoff.next()
-                return state.failures
+                return attempt
             }
             let labels = ["error": kafkaError.description, "group": consumer.configuration.groupId, "offsets": Self.describe(offsets),
                           "attempt": String(attempt)]

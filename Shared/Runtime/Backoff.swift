@@ -4,7 +4,8 @@
 public struct Backoff: Sendable, Equatable {
     public var initial: Duration
     public var maximum: Duration
-    private var failures = 0
+    /// Failures counted by ``next()`` since the last ``reset()``.
+    public private(set) var failures = 0
 
     public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(5)) {
         self.initial = initial
