@@ -13,6 +13,11 @@ struct DetectorMetrics: Sendable {
         registry.counter("detector_bad_messages_total", help: "Messages skipped as unreadable", labels: ["kind": kind]).increment()
     }
 
+    func resync() {
+        registry.counter("detector_ball_history_resyncs_total",
+                         help: "Snapshots that did not follow the remembered chain; the ball set was rebuilt from feed_balls").increment()
+    }
+
     func unknownStatus() {
         registry.counter("detector_unknown_status_total", help: "Snapshots with an undocumented status string").increment()
     }

@@ -1,4 +1,5 @@
 import Contracts
+import FeedHistory
 import DeadLetter
 import Detection
 import Kafka
@@ -22,23 +23,38 @@ struct KafkaMatchEventPublisher: MatchEventPublisher {
     }
 }
 
-/// Handles one `sportmonks.fixtures` message: decode, load state, detect, produce, save.
+/// Where the detector reads a match's deliveries as of a snapshot when it missed a link of the chain: the
+/// poller's `feed_balls` in the service, anything in tests.
+protocol BallHistory: Sendable {
+    /// The JSON of every delivery of `matchId` as of snapshot `seq`, in delivery order.
+    func balls(matchId: String, asOf seq: Int64) async throws -> [String]
+}
+
+extension FeedBallStore: BallHistory {}
+
+/// Handles one `sportmonks.fixtures` message: decode, rebuild the whole fixture (`BallChains`, from the
+/// history when a link is missing), load state, detect, produce, save.
 /// Returns normally when the message may be committed; throws when it must be retried.
 struct SnapshotHandler: Sendable {
     let detector: MatchDetector
     let store: DetectorStateStore
+    let history: any BallHistory
     let publisher: any MatchEventPublisher
     let logger: Logger
     let metrics: DetectorMetrics
     /// Where unreadable messages are parked (nil: only counted and skipped, as in unit tests).
     var deadLetters: DeadLetterPublisher? = nil
-    /// Decoded balls of each match's last snapshot, reused when the next snapshot repeats them byte for byte
+    /// Decoded rows of each match's last snapshot, reused when the next snapshot repeats them byte for byte
     /// (keyed by the message key, the matchId; a match's cache is dropped when it ends).
     var reuseCaches = SnapshotReuseCaches()
+    /// Each match's deliveries as of its latest snapshot.
+    var chains = BallChains()
 
     /// What became of a message.
     enum Result: Equatable {
         case skipped(reason: String)
+        /// A page of a poll whose later pages follow: applied to the ball set, nothing detected yet.
+        case pending
         case processed(disposition: DetectionOutcome.Disposition, events: Int)
     }
 
@@ -49,17 +65,26 @@ struct SnapshotHandler: Sendable {
         do {
             decoded = try SnapshotDecoding.decode(bytes, reusing: key.map { reuseCaches.cache(for: $0) })
         } catch {
-            if let deadLetters, let source {
-                try await deadLetters.publish(source, kind: error.kind, error: error.description)
-            }
-            logger.warning("skipping unreadable snapshot: \(error)", ["event": "bad_message", "kind": error.kind, "key": key ?? ""])
-            metrics.badMessage(error.kind)
-            return .skipped(reason: error.kind)
+            return try await reject(kind: error.kind, error: error.description, key: key, source: source)
         }
+        var step = chains.apply(decoded)
+        if case .needsHistory = step {
+            let rows = try await history.balls(matchId: decoded.matchId, asOf: decoded.seq)
+            do {
+                step = try chains.restore(decoded, history: try SnapshotDecoding.balls(history: rows, matchId: decoded.matchId))
+            } catch let error as BallChainError {
+                return try await reject(kind: error.kind, error: error.description, key: key, source: source)
+            } catch let error as SnapshotDecodeError {
+                return try await reject(kind: error.kind, error: error.description, key: key, source: source)
+            }
+            metrics.resync()
+            logger.info("rebuilt the ball set from the history", ["event": "ball_history_resync", "match": decoded.matchId,
+                                                                   "seq": String(decoded.seq)])
+        }
+        guard case .assembled(let fixture) = step else { return .pending }
         let matchId = decoded.matchId
         let previous = try await store.load(matchId: matchId)
-        let outcome = detector.process(fixture: decoded.fixture, matchId: matchId, polledAt: decoded.polledAt,
-                                       state: previous)
+        let outcome = detector.process(fixture: fixture, matchId: matchId, polledAt: decoded.polledAt, state: previous)
         if let status = outcome.unknownStatus {
             logger.warning("unknown status string", ["event": "unknown_status", "match": matchId, "status": status])
             metrics.unknownStatus()
@@ -70,7 +95,10 @@ struct SnapshotHandler: Sendable {
             metrics.corrections(outcome.correctedBallIds.count)
         }
         metrics.snapshot(outcome.disposition.rawValue)
-        if outcome.state.phase == .ended, let key { reuseCaches.forget(key) }
+        if outcome.state.phase == .ended, let key {
+            reuseCaches.forget(key)
+            chains.forget(matchId)
+        }
         guard outcome.disposition == .accepted else {
             return .processed(disposition: outcome.disposition, events: 0)
         }
@@ -83,5 +111,15 @@ struct SnapshotHandler: Sendable {
             metrics.event(kind: event.keyEvent?.kind.rawValue ?? "display", priority: event.keyEvent?.priority ?? 5)
         }
         return .processed(disposition: .accepted, events: outcome.events.count)
+    }
+
+    /// Parks an unusable message (dead letter, when configured), logs and counts it: it is committed, skipped.
+    private func reject(kind: String, error: String, key: String?, source: KafkaMessage?) async throws -> Result {
+        if let deadLetters, let source {
+            try await deadLetters.publish(source, kind: kind, error: error)
+        }
+        logger.warning("skipping unreadable snapshot: \(error)", ["event": "bad_message", "kind": kind, "key": key ?? ""])
+        metrics.badMessage(kind)
+        return .skipped(reason: kind)
     }
 }

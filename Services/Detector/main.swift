@@ -1,5 +1,6 @@
 import Contracts
 import DeadLetter
+import FeedHistory
 import Detection
 import Kafka
 import Postgres
@@ -13,7 +14,7 @@ let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "detector") { try ServiceOptions(environment, defaultPort: 8082) }
 let infrastructure = ServiceHost.loadConfiguration(service: "detector") { try InfrastructureOptions(environment) }
 let groupId = environment.string("DETECTOR_GROUP_ID", default: "detector")
-/// Matches whose last decoded snapshot is kept for reuse (≈ 0.3 MB per T20 match, a few MB for a Test).
+/// Matches whose decoded rows and ball set are kept in memory (≈ 0.3 MB per T20 match, a few MB for a Test).
 let decodeCacheMatches = ServiceHost.loadConfiguration(service: "detector") {
     try environment.int("DETECTOR_DECODE_CACHE_MATCHES", default: 32, in: 1...10_000)
 }
@@ -37,8 +38,9 @@ await ServiceHost.run(name: "detector", options: options) { context in
     let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"), metrics: context.metrics)
     let metrics = DetectorMetrics(registry: context.metrics)
     var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
-                                  publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
+                                  history: FeedBallStore(database: database), publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
     handler.reuseCaches = SnapshotReuseCaches(capacity: decodeCacheMatches)
+    handler.chains = BallChains(capacity: decodeCacheMatches)
     handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])

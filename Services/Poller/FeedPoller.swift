@@ -1,12 +1,17 @@
 import Contracts
 import Cricket
+import FeedHistory
 import Foundation
 import Runtime
 
-/// One livescores poll at a time: publishes a `FixtureSnapshot` for every fixture whose canonical
+/// One livescores poll at a time: publishes the `FixtureSnapshot`s of every fixture whose canonical
 /// hash differs from the last published one (kept in memory and in `matches.feed_hash`, so a restart
 /// or a new leader does not republish unchanged fixtures), updates `matches`, and fetches
 /// `/fixtures/{id}` once for a fixture that dropped out of /livescores (its final state).
+///
+/// The snapshots carry only the deliveries new or changed since the last publication (`FixtureSnapshotPager`,
+/// from the match's `FixtureFeedCursor`); the versions they carry are recorded in `feed_balls` before they are
+/// published, and the cursor is read back from there (as of `matches.feed_seq`) after a restart.
 actor FeedPoller {
     /// What one poll did.
     struct Report: Sendable, Equatable {
@@ -19,20 +24,29 @@ actor FeedPoller {
 
     let client: SportMonksClient
     let store: MatchStore
+    let history: FeedBallStore
     let publisher: any SnapshotPublisher
     let include: String
     let clock: any WallClock
     let metrics: PollerMetrics
     let logger: Logger
-    /// Last published hash per fixture id (a nil value: looked up, none published).
-    private var hashes: [Int: String?] = [:]
+    /// What was last published of a fixture: its hash and, once needed, its cursor.
+    private struct Memory {
+        var hash: String?
+        var seq: Int64
+        var cursor: FixtureFeedCursor?
+    }
+
+    /// Per fixture id, once looked up.
+    private var memory: [Int: Memory] = [:]
     /// Fixture ids listed by the previous poll; loaded from `matches.is_live` on the first poll.
     private var listed: Set<Int>?
 
-    init(client: SportMonksClient, store: MatchStore, publisher: any SnapshotPublisher, include: String,
-         clock: any WallClock, metrics: PollerMetrics, logger: Logger) {
+    init(client: SportMonksClient, store: MatchStore, history: FeedBallStore, publisher: any SnapshotPublisher,
+         include: String, clock: any WallClock, metrics: PollerMetrics, logger: Logger) {
         self.client = client
         self.store = store
+        self.history = history
         self.publisher = publisher
         self.include = include
         self.clock = clock
@@ -101,21 +115,43 @@ actor FeedPoller {
             return .rejected(id)
         }
         let id = fixture.id
-        if hashes[id] == nil {
-            hashes[id] = .some(try await store.publishedHash(String(id)))
+        let matchId = String(id)
+        if memory[id] == nil {
+            let published = try await store.published(matchId)
+            memory[id] = Memory(hash: published.hash, seq: published.seq)
         }
-        if hashes[id] == .some(fingerprint.hash) {
+        guard var known = memory[id], known.hash != fingerprint.hash else {
             metrics.unchanged.increment()
             return .unchanged(id)
         }
+        let cursor: FixtureFeedCursor
+        if let remembered = known.cursor {
+            cursor = remembered
+        } else {
+            cursor = FixtureFeedCursor(seq: known.seq, ballHashes: try await history.hashes(matchId: matchId, asOf: known.seq))
+        }
         let now = clock.now()
-        let snapshot = FixtureSnapshot(matchId: String(id), polledAt: Int64(now.timeIntervalSince1970 * 1000), fixture: item)
-        try await publisher.publish(snapshot)
+        let plan: FixtureSnapshotPager.Plan
+        do {
+            plan = try FixtureSnapshotPager.plan(matchId: matchId, polledAt: Int64(now.timeIntervalSince1970 * 1000),
+                                                 fixture: item, after: cursor)
+        } catch {
+            metrics.error("snapshot_too_large")
+            logger.error("fixture not publishable", ["match_id": matchId, "error": error.description])
+            return .rejected(id)
+        }
+        try await history.record(matchId: matchId, after: cursor.seq, plan)
+        try await publisher.publish(matchId: matchId, pages: plan.encoded)
         let row = MatchStore.Row(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status))
-        try await store.recordPublished(row, hash: fingerprint.hash, at: now)
-        hashes[id] = .some(fingerprint.hash)
+        try await store.recordPublished(row, hash: fingerprint.hash, seq: plan.cursor.seq, at: now)
+        known = Memory(hash: fingerprint.hash, seq: plan.cursor.seq, cursor: plan.cursor)
+        memory[id] = known
         metrics.published.increment()
-        logger.debug("fixture published", ["match_id": String(id), "status": fixture.status.rawValue, "hash": fingerprint.hash])
+        metrics.snapshotPages.increment(by: plan.pages.count)
+        metrics.snapshotBytes.set(Double(plan.encoded.map(\.count).max() ?? 0))
+        logger.debug("fixture published", ["match_id": matchId, "status": fixture.status.rawValue, "hash": fingerprint.hash,
+                                           "seq": String(plan.cursor.seq), "pages": String(plan.pages.count),
+                                           "balls": String(plan.changed.count)])
         return .published(id)
     }
 

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Runtime
 
 /// The canonical form of a fixture for change detection: JSON with sorted keys (the same fixture
 /// gives the same bytes whatever order the server wrote its keys in), and a 64-bit FNV-1a hash of it
@@ -14,16 +15,6 @@ struct FixtureFingerprint: Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         canonical = try encoder.encode(fixture)
-        hash = Self.fnv1a(canonical)
-    }
-
-    static func fnv1a(_ bytes: Data) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        hash = FNV1a.hex(FNV1a.hash64(canonical))
     }
 }

@@ -66,6 +66,8 @@ struct PollerConfiguration: Sendable {
         ttl.interval = try environment.milliseconds("TTL_SWEEP_INTERVAL_MS", default: ttl.interval, in: 1000...86_400_000)
         ttl.batchSize = try environment.int("TTL_BATCH_SIZE", default: ttl.batchSize, in: 1...100_000)
         ttl.maxBatches = try environment.int("TTL_MAX_BATCHES", default: ttl.maxBatches, in: 1...100_000)
+        ttl.feedHistoryRetention = try environment.milliseconds("FEED_HISTORY_RETENTION_MS", default: ttl.feedHistoryRetention,
+                                                                in: 60_000...2_592_000_000)
         infrastructure = try InfrastructureOptions(environment)
     }
 }

@@ -1,3 +1,4 @@
+import FeedHistory
 import Foundation
 import Kafka
 import Postgres
@@ -54,7 +55,8 @@ struct PollerService: Sendable {
         let client = SportMonksClient(baseURL: configuration.baseURL, apiToken: configuration.apiToken,
                                       timeout: configuration.requestTimeout)
         let store = MatchStore(database: database)
-        let poller = FeedPoller(client: client, store: store, publisher: KafkaSnapshotPublisher(producer: producer, topic: configuration.fixturesTopic),
+        let poller = FeedPoller(client: client, store: store, history: FeedBallStore(database: database),
+                                publisher: KafkaSnapshotPublisher(producer: producer, topic: configuration.fixturesTopic),
                                 include: configuration.include, clock: clock, metrics: metrics, logger: logger.child("feed"))
         let pollLoop = PollLoop(poller: poller, interval: configuration.pollInterval, backoff: configuration.backoff,
                                 sleeper: sleeper, random: random, metrics: metrics, logger: logger.child("feed"))

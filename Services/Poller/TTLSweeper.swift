@@ -1,9 +1,11 @@
+import FeedHistory
 import Foundation
 import Postgres
 import Runtime
 
 /// Deletes `match_follows` and `live_activities` rows past `expires_at` in batches
-/// (`DELETE … WHERE ctid IN (SELECT ctid … LIMIT n)`), so no statement holds many row locks.
+/// (`DELETE … WHERE ctid IN (SELECT ctid … LIMIT n)`), so no statement holds many row locks, and the
+/// `feed_balls` history of matches no longer live for `feedHistoryRetention`.
 struct TTLSweeper: Sendable {
     struct Settings: Sendable {
         /// `TTL_SWEEP_INTERVAL_MS`.
@@ -12,6 +14,8 @@ struct TTLSweeper: Sendable {
         var batchSize = 500
         /// `TTL_MAX_BATCHES`: DELETEs per table per sweep (the rest waits for the next sweep).
         var maxBatches = 100
+        /// `FEED_HISTORY_RETENTION_MS`: how long the ball history of a match no longer live is kept.
+        var feedHistoryRetention: Duration = .seconds(48 * 3600)
     }
 
     static let tables = ["match_follows", "live_activities"]
@@ -40,6 +44,11 @@ struct TTLSweeper: Sendable {
             deleted[table] = total
             metrics.ttlDeleted.increment(by: total)
         }
+        let cutoff = now.addingTimeInterval(-Double(settings.feedHistoryRetention.components.seconds))
+        let history = try await FeedBallStore(database: database)
+            .deleteFinished(before: cutoff, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
+        deleted["feed_balls"] = history
+        metrics.ttlDeleted.increment(by: history)
         if deleted.values.contains(where: { $0 > 0 }) {
             logger.info("ttl sweep", deleted.mapValues(String.init))
         }

@@ -2,6 +2,8 @@
 /// something happened that deserves an alert. Topic `match.events`, key matchId.
 public struct MatchBusEvent: VersionedMessage, Equatable {
     public static let currentSchema = 1
+    /// The bound on an encoded event: 64 KiB (a display state is at most a few KB; it never grows with the match).
+    public static let maximumBytes = 65_536
     public static let topic = Topic.matchEvents
 
     public var schema: Int

@@ -8,6 +8,28 @@ public protocol VersionedMessage: Codable, Sendable {
     static var topic: Topic { get }
     /// The version written in the message.
     var schema: Int { get }
+    /// The largest encoding of this message that may be produced or is accepted (default
+    /// `MessageCodec.maximumMessageBytes`; a `FixtureSnapshot` is held to far less).
+    static var maximumBytes: Int { get }
+}
+
+extension VersionedMessage {
+    public static var maximumBytes: Int { MessageCodec.maximumMessageBytes }
+}
+
+/// Why a message could not be encoded for its topic.
+public enum MessageEncodeError: Error, Equatable, CustomStringConvertible {
+    /// The encoding is larger than the message type's bound: it is never produced.
+    case tooLarge(topic: String, bytes: Int, limit: Int)
+    /// The value has no JSON encoding (a NaN, say).
+    case unencodable(topic: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let topic, let bytes, let limit): "\(topic): a \(bytes)-byte message exceeds the \(limit)-byte bound"
+        case .unencodable(let topic, let reason): "\(topic): not encodable: \(reason)"
+        }
+    }
 }
 
 /// Why a message taken off a topic was rejected. Carries a short excerpt of the input, never all of it.
@@ -43,21 +65,31 @@ public enum MessageDecodeError: Error, Equatable, CustomStringConvertible {
 
 /// Encodes and decodes topic messages as JSON; the only place message bytes are made or read.
 public enum MessageCodec {
-    /// The largest message any consumer accepts (Kafka's default message.max.bytes is about 1 MB).
+    /// The default bound of a message (Kafka's default message.max.bytes is about 1 MB; deploy/topics.conf and
+    /// the clients set their limits above it explicitly).
     public static let maximumMessageBytes = 1_000_000
 
-    public static func encode<Message: VersionedMessage>(_ message: Message) throws -> [UInt8] {
+    /// The message's JSON (sorted keys).
+    /// - Throws: `MessageEncodeError.tooLarge` above `Message.maximumBytes`: such a message is never produced.
+    public static func encode<Message: VersionedMessage>(_ message: Message) throws(MessageEncodeError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(message))
+        let bytes: [UInt8]
+        do { bytes = Array(try encoder.encode(message)) } catch {
+            throw .unencodable(topic: Message.topic.name, reason: String(describing: error))
+        }
+        guard bytes.count <= Message.maximumBytes else {
+            throw .tooLarge(topic: Message.topic.name, bytes: bytes.count, limit: Message.maximumBytes)
+        }
+        return bytes
     }
 
     public static func decode<Message: VersionedMessage>(_ type: Message.Type, from bytes: [UInt8]) throws(MessageDecodeError)
         -> Message
     {
         let topic = Message.topic.name
-        guard bytes.count <= maximumMessageBytes else {
-            throw .tooLarge(topic: topic, bytes: bytes.count, limit: maximumMessageBytes)
+        guard bytes.count <= Message.maximumBytes else {
+            throw .tooLarge(topic: topic, bytes: bytes.count, limit: Message.maximumBytes)
         }
         let data = Data(bytes)
         let excerpt = String(decoding: bytes.prefix(80), as: UTF8.self)

@@ -1,3 +1,5 @@
+import Runtime
+
 /// Deterministic integer ids for the replay (same input → same id on every run and machine).
 public enum StableIDs {
     /// A player/official id: the Cricsheet registry hex id read as a number (e.g. "249d60c9" → 618488009);
@@ -14,11 +16,6 @@ public enum StableIDs {
 
     /// 64-bit FNV-1a over the UTF-8 bytes, kept non-negative.
     public static func hash(_ text: String) -> Int {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01b3
-        }
-        return Int(value & 0x3fff_ffff_ffff_ffff)
+        Int(FNV1a.hash64(text) & 0x3fff_ffff_ffff_ffff)
     }
 }

@@ -28,67 +28,112 @@ public enum SnapshotDecodeError: Error, Equatable, CustomStringConvertible {
 
 /// Reads `sportmonks.fixtures` messages into typed fixtures.
 ///
-/// The fast path decodes the message once with `FastJSONDecoder`, straight into a `SportMonksFixture` (a whole
-/// fixture with its balls is ~200 KB; Foundation's JSONDecoder spends ~3 ms on it, FastJSON a fraction of
-/// that). Anything the fast path rejects goes through the old JSONDecoder path and then `MessageCodec.decode`,
+/// The fast path decodes the message once with `FastJSONDecoder`, straight into a `SportMonksFixture` and its
+/// changed balls (a snapshot is at most 256 KiB; Foundation's JSONDecoder spends ~3 ms on 200 KB, FastJSON a
+/// fraction of that). Anything the fast path rejects goes through the old JSONDecoder path and then `MessageCodec.decode`,
 /// so a message FastJSON is stricter about still decodes as before, and a bad message fails with exactly
 /// the contract's error.
 public enum SnapshotDecoding {
-    /// The snapshot's header fields and its typed fixture.
+    /// The snapshot's header fields, its typed fixture (without balls) and its typed ball changes.
     public struct Decoded: Sendable {
         public var matchId: String
         public var polledAt: Int64
+        public var seq: Int64
+        public var basis: Int64
+        public var complete: Bool
+        /// The fixture as served, `balls` nil (they travel in `balls`).
         public var fixture: SportMonksFixture
+        /// Deliveries new or changed since `basis`; nil when the fixture had no balls member.
+        public var balls: [SportMonksBall]?
+        public var removedBallIds: [Int]
+        public var ballCount: Int
     }
 
     struct Typed: Decodable, Sendable {
         var schema: Int
         var matchId: String
         var polledAt: Int64
+        var seq: Int64
+        var basis: Int64
+        var complete: Bool
         var fixture: SportMonksFixture
-    }
+        var balls: [SportMonksBall]?
+        var removedBallIds: [Int]
+        var ballCount: Int
 
-    struct Schema: Decodable {
-        var schema: Int?
+        var decoded: Decoded {
+            var fixture = fixture
+            fixture.balls = nil
+            return Decoded(matchId: matchId, polledAt: polledAt, seq: seq, basis: basis, complete: complete,
+                           fixture: fixture, balls: balls, removedBallIds: removedBallIds, ballCount: ballCount)
+        }
     }
 
     /// Decodes one message's bytes.
-    /// - Parameter reusing: when given, balls whose JSON is unchanged since the last message decoded with the
+    /// - Parameter reusing: when given, rows whose JSON is unchanged since the last message decoded with the
     ///   same cache are taken from it instead of decoded again (use one cache per match: `SnapshotReuseCaches`).
     ///   The result is the same either way.
     public static func decode(_ bytes: [UInt8], reusing cache: FastJSONReuseCache? = nil) throws(SnapshotDecodeError) -> Decoded {
-        if bytes.count <= MessageCodec.maximumMessageBytes {
+        if bytes.count <= FixtureSnapshot.maximumBytes {
             let fast: Typed? = if let cache {
                 try? FastJSONDecoder().decode(Typed.self, from: bytes, reusing: cache)
             } else {
                 try? FastJSONDecoder().decode(Typed.self, from: bytes)
             }
-            if let typed = fast, typed.schema == FixtureSnapshot.currentSchema {
-                return Decoded(matchId: typed.matchId, polledAt: typed.polledAt, fixture: typed.fixture)
-            }
+            if let typed = fast, typed.schema == FixtureSnapshot.currentSchema { return typed.decoded }
             if let typed = try? JSONDecoder().decode(Typed.self, from: Data(bytes)),
                typed.schema == FixtureSnapshot.currentSchema {
-                return Decoded(matchId: typed.matchId, polledAt: typed.polledAt, fixture: typed.fixture)
+                return typed.decoded
             }
         }
         let snapshot: FixtureSnapshot
         do { snapshot = try MessageCodec.decode(FixtureSnapshot.self, from: bytes) } catch { throw .message(error) }
-        return Decoded(matchId: snapshot.matchId, polledAt: snapshot.polledAt, fixture: try fixture(of: snapshot))
+        var fixture = try typed(SportMonksFixture.self, snapshot.fixture, matchId: snapshot.matchId, at: "fixture")
+        fixture.balls = nil
+        let balls = try snapshot.balls.map { items throws(SnapshotDecodeError) in
+            try typed([SportMonksBall].self, .array(items), matchId: snapshot.matchId, at: "balls")
+        }
+        return Decoded(matchId: snapshot.matchId, polledAt: snapshot.polledAt, seq: snapshot.seq, basis: snapshot.basis,
+                       complete: snapshot.complete, fixture: fixture, balls: balls,
+                       removedBallIds: snapshot.removedBallIds, ballCount: snapshot.ballCount)
     }
 
-    /// The typed fixture of an already decoded `snapshot`.
+    /// The whole typed fixture of a standalone snapshot (basis 0, one page): its fixture with its balls.
     public static func fixture(of snapshot: FixtureSnapshot) throws(SnapshotDecodeError) -> SportMonksFixture {
+        var fixture = try typed(SportMonksFixture.self, snapshot.fixture, matchId: snapshot.matchId, at: "fixture")
+        fixture.balls = try snapshot.balls.map { items throws(SnapshotDecodeError) in
+            try typed([SportMonksBall].self, .array(items), matchId: snapshot.matchId, at: "balls")
+        }
+        return fixture
+    }
+
+    /// Deliveries read back from the ball history (one JSON object each).
+    public static func balls(history rows: [String], matchId: String) throws(SnapshotDecodeError) -> [SportMonksBall] {
+        var balls: [SportMonksBall] = []
+        balls.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            do { balls.append(try FastJSONDecoder().decode(SportMonksBall.self, from: Array(row.utf8))) } catch {
+                throw .fixture(matchId: matchId, reason: "ball history row \(index) unreadable: \(error)")
+            }
+        }
+        return balls
+    }
+
+    /// `value` read as `type`; the error names the path of the bad field under `root`.
+    static func typed<T: Decodable>(_ type: T.Type, _ value: JSONValue, matchId: String, at root: String)
+        throws(SnapshotDecodeError) -> T
+    {
         do {
-            let data = try JSONEncoder().encode(snapshot.fixture)
-            return try JSONDecoder().decode(SportMonksFixture.self, from: data)
+            let data = try JSONEncoder().encode(value)
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw .fixture(matchId: snapshot.matchId, reason: "missing \(path(context.codingPath, key))")
+            throw .fixture(matchId: matchId, reason: "missing \(root)\(path(context.codingPath, key))")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw .fixture(matchId: snapshot.matchId, reason: "wrong type at \(path(context.codingPath, nil))")
+            throw .fixture(matchId: matchId, reason: "wrong type at \(root)\(path(context.codingPath, nil))")
         } catch let DecodingError.valueNotFound(_, context) {
-            throw .fixture(matchId: snapshot.matchId, reason: "null at \(path(context.codingPath, nil))")
+            throw .fixture(matchId: matchId, reason: "null at \(root)\(path(context.codingPath, nil))")
         } catch {
-            throw .fixture(matchId: snapshot.matchId, reason: String(describing: error))
+            throw .fixture(matchId: matchId, reason: String(describing: error))
         }
     }
 

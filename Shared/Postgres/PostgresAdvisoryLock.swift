@@ -1,3 +1,4 @@
+import Runtime
 import Synchronization
 
 /// A session-level `pg_advisory_lock` held on its own dedicated connection (outside the pool), for
@@ -46,12 +47,7 @@ public final class PostgresAdvisoryLock: Sendable {
 
     /// A stable 64-bit key for a lock name (FNV-1a of its UTF-8 bytes), e.g. `key(for: "orchestrator")`.
     public static func key(for name: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+        Int64(bitPattern: FNV1a.hash64(name))
     }
 }
 

@@ -82,10 +82,7 @@ struct MatchTests {
         #expect(response.json["message"] is String)
     }
 
-    @Test func shardingIsFNV1a64() {
-        #expect(PushSharding.fnv1a64("") == 0xcbf2_9ce4_8422_2325)
-        #expect(PushSharding.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
-        #expect(PushSharding.fnv1a64("foobar") == 0x8594_4171_f739_67e8)
+    @Test func shardsAreInRange() {
         #expect((0..<24).contains(PushSharding.shard(token: APITestHarness.hexToken(), shards: 24)))
     }
 }

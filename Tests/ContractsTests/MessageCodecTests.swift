@@ -59,9 +59,13 @@ import Testing
     }
 
     @Test func absurdSizesAreRejectedBeforeParsing() {
-        let huge = [UInt8](repeating: UInt8(ascii: " "), count: MessageCodec.maximumMessageBytes + 1)
-        #expect(throws: MessageDecodeError.tooLarge(topic: "match.events", bytes: huge.count, limit: MessageCodec.maximumMessageBytes)) {
+        let huge = [UInt8](repeating: UInt8(ascii: " "), count: MatchBusEvent.maximumBytes + 1)
+        #expect(throws: MessageDecodeError.tooLarge(topic: "match.events", bytes: huge.count, limit: MatchBusEvent.maximumBytes)) {
             try MessageCodec.decode(MatchBusEvent.self, from: huge)
+        }
+        let snapshot = [UInt8](repeating: UInt8(ascii: " "), count: FixtureSnapshot.maximumBytes + 1)
+        #expect(throws: MessageDecodeError.tooLarge(topic: "sportmonks.fixtures", bytes: snapshot.count, limit: FixtureSnapshot.maximumBytes)) {
+            try MessageCodec.decode(FixtureSnapshot.self, from: snapshot)
         }
     }
 }

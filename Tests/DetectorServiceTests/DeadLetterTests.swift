@@ -1,3 +1,4 @@
+import FeedHistory
 import Contracts
 import DeadLetter
 import Detection
@@ -30,7 +31,7 @@ struct DetectorDeadLetterTests {
 
         let registry = MetricsRegistry()
         let recording = RecordingPublisher()
-        var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), publisher: recording,
+        var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), history: FeedBallStore(database: database), publisher: recording,
                                       logger: ServiceTestSupport.quiet, metrics: DetectorMetrics(registry: registry))
         handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: registry, logger: ServiceTestSupport.quiet,
                                                   topic: deadLetterTopic)

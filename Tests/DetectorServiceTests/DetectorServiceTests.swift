@@ -1,3 +1,4 @@
+import FeedHistory
 import SharedTestSupport
 import Contracts
 import CricsheetReplay
@@ -36,7 +37,7 @@ struct DetectorServiceTests {
     }
 
     static func handler(_ database: PostgresClient, _ publisher: any MatchEventPublisher) -> SnapshotHandler {
-        SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), publisher: publisher,
+        SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), history: FeedBallStore(database: database), publisher: publisher,
                         logger: ServiceTestSupport.quiet, metrics: DetectorMetrics(registry: MetricsRegistry()))
     }
 
@@ -91,12 +92,12 @@ struct DetectorServiceTests {
     func badMessages() async throws {
         let database = try await ServiceTestSupport.database()
         let registry = MetricsRegistry()
-        let handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
+        let handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), history: FeedBallStore(database: database),
                                       publisher: RecordingPublisher(), logger: ServiceTestSupport.quiet,
                                       metrics: DetectorMetrics(registry: registry))
         #expect(try await handler.handle(Array("not json".utf8), key: nil) == .skipped(reason: "malformed_json"))
         #expect(try await handler.handle(Array(#"{"schema":99}"#.utf8), key: nil) == .skipped(reason: "unsupported_schema"))
-        let noFixture = #"{"schema":1,"matchId":"1","polledAt":1,"fixture":{"id":"x"}}"#
+        let noFixture = #"{"schema":2,"matchId":"1","polledAt":1,"seq":1,"basis":0,"complete":true,"fixture":{"id":"x"},"removedBallIds":[],"ballCount":0}"#
         #expect(try await handler.handle(Array(noFixture.utf8), key: nil) == .skipped(reason: "invalid_fixture"))
         #expect(registry.render().contains("detector_bad_messages_total"))
         await database.shutdown()

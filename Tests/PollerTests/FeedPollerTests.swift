@@ -1,3 +1,4 @@
+import FeedHistory
 import Contracts
 import FakeFeed
 import Foundation
@@ -9,10 +10,10 @@ import Testing
 
 /// The poller against fake-sportmonks over real HTTP, publishing to real Kafka, remembering in real PostgreSQL.
 @Suite struct FeedPollerTests {
-    static let include = "localteam,visitorteam,league,venue,runs"
+    static let include = "localteam,visitorteam,league,venue,runs,balls.score"
 
     func poller(_ fake: FakeSportMonks, _ database: PostgresClient, _ producer: KafkaProducer, _ metrics: PollerMetrics) -> FeedPoller {
-        FeedPoller(client: fake.client, store: MatchStore(database: database), publisher: PollerTestSupport.publisher(producer),
+        FeedPoller(client: fake.client, store: MatchStore(database: database), history: FeedBallStore(database: database), publisher: PollerTestSupport.publisher(producer),
                    include: Self.include, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger)
     }
 
@@ -68,6 +69,16 @@ import Testing
         #expect(statuses == [.string("1st Innings"), .string("1st Innings"), .string("Finished")])
         #expect(snapshots[0].fixture != snapshots[1].fixture)
         #expect(metrics.published.count == 3)
+        // A chain: each snapshot carries only the deliveries the previous one did not, also after the restart
+        // (the restarted poller read its cursor back from feed_balls as of matches.feed_seq).
+        let total = match.match.totalDeliveries
+        #expect(snapshots.map(\.seq) == [1, 2, 3] && snapshots.map(\.basis) == [0, 1, 2])
+        #expect(snapshots.map { $0.balls?.count ?? -1 } == [10, 1, total - 11])
+        #expect(snapshots.map(\.ballCount) == [10, 11, total])
+        #expect(snapshots.allSatisfy { $0.fixture["balls"] == nil })
+        let history = try await FeedBallStore(database: database).balls(matchId: String(id), asOf: 3)
+        #expect(history.count == total)
+        #expect(try await FeedBallStore(database: database).balls(matchId: String(id), asOf: 1).count == 10)
         try await producer.shutdown()
         await PollerTestSupport.dropSchema(schema, database)
     }

@@ -1,3 +1,4 @@
+import FeedHistory
 import Contracts
 import FakeFeed
 import Foundation
@@ -81,7 +82,7 @@ import Testing
         // The match goes live on the feed; the poller sees it and marks it live.
         try fake.feed.start(id)
         fake.clock.advance(by: 12)
-        let poller = FeedPoller(client: fake.client, store: store, publisher: PollerTestSupport.publisher(producer),
+        let poller = FeedPoller(client: fake.client, store: store, history: FeedBallStore(database: database), publisher: PollerTestSupport.publisher(producer),
                                 include: "localteam,visitorteam,league,venue,runs", clock: fake.clock, metrics: metrics,
                                 logger: PollerTestSupport.logger)
         #expect(try await poller.pollOnce().published == 1)
@@ -192,10 +193,22 @@ import Testing
                 "INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason, expires_at) VALUES ('m', $1, 'd', 'ended', 'match_end', $2)",
                 ["old\(n)", past])
         }
+        // Ball history: kept for a live match and for one that ended recently, deleted for one that ended long ago.
+        let longAgo = clock.now().addingTimeInterval(-3 * 86_400)
+        for (match, live, updated) in [("live", true, longAgo), ("recent", false, clock.now()), ("over", false, longAgo)] {
+            try await database.execute("INSERT INTO matches (match_id, is_live, updated_at) VALUES ($1, $2, $3)", [match, live, updated])
+            for ball in 1...3 {
+                try await database.execute("INSERT INTO feed_balls (match_id, ball_id, seq, hash, ball) VALUES ($1, $2, 1, 7, '{}')",
+                                           [match, ball])
+            }
+        }
         let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
                                  clock: clock, metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
-        #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3])
-        #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0])
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3, "feed_balls": 3])
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0, "feed_balls": 0])
+        let history = try await database.query("SELECT DISTINCT match_id FROM feed_balls ORDER BY match_id")
+            .map { try $0.decode("match_id", as: String.self) }
+        #expect(history == ["live", "recent"])
         let left = try await database.query("SELECT user_id FROM match_follows ORDER BY user_id").map { try $0.decode("user_id", as: String.self) }
         #expect(left == ["forever", "new"])
         await PollerTestSupport.dropSchema(schema, database)
