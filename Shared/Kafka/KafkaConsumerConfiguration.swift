@@ -28,6 +28,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// When set, librdkafka emits statistics at this interval and the consumer exposes
     /// per-partition lag from them (``KafkaConsumer/partitionLag``).
     public var statisticsInterval: Duration?
+    /// The most a fetch returns per partition (`max.partition.fetch.bytes`) and in all (`fetch.max.bytes`): set
+    /// explicitly, at least the topics' `max.message.bytes`, so the largest allowed message is always fetched.
+    public var fetchMaxBytes: Int = 1_048_576
     /// Raw librdkafka properties applied last; they override everything above.
     public var additional: [String: String] = [:]
 
@@ -50,6 +53,8 @@ public struct KafkaConsumerConfiguration: Sendable {
             "enable.auto.commit": "false",
             "enable.auto.offset.store": "false",
             "enable.partition.eof": "false",
+            "max.partition.fetch.bytes": String(fetchMaxBytes),
+            "fetch.max.bytes": String(max(fetchMaxBytes, 52_428_800)),
         ]
         if let statisticsInterval {
             properties["statistics.interval.ms"] = String(statisticsInterval.wholeMilliseconds)

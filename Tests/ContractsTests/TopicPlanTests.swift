@@ -12,6 +12,17 @@ import Testing
         #expect(plan.allSatisfy { $0.partitions >= 1 })
     }
 
+    @Test("every topic sets its size limit explicitly, above the bound of every message it carries")
+    func sizeLimitsAreExplicitAndAboveTheMessageBounds() throws {
+        let text = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("deploy/topics.conf"), encoding: .utf8)
+        let bounds = [Topic.fixtures.name: FixtureSnapshot.maximumBytes, Topic.matchEvents.name: MatchBusEvent.maximumBytes]
+        for entry in try TopicPlan.parse(text) {
+            let limit = try #require(entry.config["max.message.bytes"].flatMap { Int($0) }, "\(entry.name): no max.message.bytes")
+            #expect(limit >= bounds[entry.name, default: MessageCodec.maximumMessageBytes] + 1024, "\(entry.name)")
+            #expect(entry.config["compression.type"] == "producer", "\(entry.name)")
+        }
+    }
+
     @Test func parsesPartitionsAndConfigs() throws {
         let plan = try TopicPlan.parse("# comment\n\npush.jobs 24 retention.ms=1000 cleanup.policy=delete # tail\n")
         #expect(plan == [TopicPlanEntry(name: "push.jobs", partitions: 24, config: ["retention.ms": "1000", "cleanup.policy": "delete"])])
