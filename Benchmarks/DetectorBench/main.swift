@@ -4,12 +4,17 @@
 // detector on them. Prints snapshots processed per second for
 //   - detect: MatchDetector.process on an already decoded fixture (the pure core);
 //   - decode: FastJSONDecoder vs Foundation's JSONDecoder on the message alone (typed straight to the fixture);
-//   - pipeline: SnapshotDecoding.decode (one typed pass; MessageCodec on failure) → process → MessageCodec.encode
-//     of every MatchBusEvent (what the service does per message, minus Kafka and PostgreSQL);
+//   - pipeline: SnapshotDecoding.decode (one typed pass; MessageCodec on failure) → BallChains (the whole
+//     fixture rebuilt from the chain of snapshots) → process → MessageCodec.encode of every MatchBusEvent (what
+//     the service does per message, minus Kafka and PostgreSQL);
 //   - pipeline with per-match ball cache: the same with SnapshotReuseCaches (what the detector service runs):
 //     balls whose JSON did not change since the match's previous snapshot are not decoded again.
 //
-//   detector-bench [--data DIR] [--matches 1304076,1322276] [--rounds 3] [--every N] [--only fastjson]
+// The messages are what the poller publishes: FixtureSnapshotPager pages from the match's cursor (only the balls
+// new or changed since the previous poll). `--only sizes` prints, per match, the largest sportmonks.fixtures
+// message as a whole fixture (before issue 15) and as pages, and the largest match.events message.
+//
+//   detector-bench [--data DIR] [--matches 1304076,1322276] [--rounds 3] [--every N] [--only fastjson|sizes]
 //   (--every N keeps every Nth snapshot, for profiling under valgrind; --only fastjson times only that decode,
 //   --only cached only the pipeline with the ball cache, --only detect only MatchDetector.process)
 import Contracts
@@ -18,6 +23,7 @@ import Cricket
 import Detection
 import FastJSON
 import Foundation
+import Synchronization
 
 func output(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 func fail(_ message: String) -> Never {
@@ -40,8 +46,11 @@ let onlyFastJSON = options["only"] == "fastjson"
 struct Prepared {
     var matchId: String
     var fixtures: [SportMonksFixture]
-    var messages: [[UInt8]]
+    /// Per poll, its pages.
+    var messages: [[[UInt8]]]
     var polledAt: [Int64]
+    /// The largest whole-fixture message (the pre-issue-15 shape: the fixture with every ball in one message).
+    var largestWhole = 0
 }
 
 var prepared: [Prepared] = []
@@ -51,21 +60,30 @@ for id in matchIds {
     do { match = try CricsheetMatch.load(contentsOf: url) } catch { fail("\(url.path): \(error)") }
     let builder = SportMonksFixtureBuilder(match: match)
     var item = Prepared(matchId: id, fixtures: [], messages: [], polledAt: [])
+    var cursor = FixtureFeedCursor()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     for (index, position) in match.replayTimeline().enumerated() where index % every == 0 {
         let fixture = builder.fixture(at: position)
         let polledAt = 1_800_000_000_000 + Int64(index) * 40_000
         let json: JSONValue
         do { json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(fixture)) } catch { fail("\(error)") }
-        let message = FixtureSnapshot(matchId: id, polledAt: polledAt, fixture: json)
-        do { item.messages.append(try MessageCodec.encode(message)) } catch { fail("\(error)") }
+        do {
+            let plan = try FixtureSnapshotPager.plan(matchId: id, polledAt: polledAt, fixture: json, after: cursor)
+            cursor = plan.cursor
+            item.messages.append(plan.encoded)
+            // The old message: {"fixture": whole, "matchId", "polledAt", "schema"}.
+            item.largestWhole = max(item.largestWhole, try encoder.encode(json).count + 60 + id.utf8.count)
+        } catch { fail("\(error)") }
         item.fixtures.append(fixture)
         item.polledAt.append(polledAt)
     }
     prepared.append(item)
 }
 let snapshots = prepared.reduce(0) { $0 + $1.fixtures.count }
-let averageBytes = prepared.flatMap(\.messages).reduce(0) { $0 + $1.count } / max(1, snapshots)
-output("matches \(matchIds.joined(separator: ",")): \(snapshots) snapshots, average message \(averageBytes) bytes")
+let pages = prepared.flatMap(\.messages).flatMap { $0 }
+let averageBytes = pages.reduce(0) { $0 + $1.count } / max(1, pages.count)
+output("matches \(matchIds.joined(separator: ",")): \(snapshots) snapshots in \(pages.count) messages, average message \(averageBytes) bytes")
 
 /// The typed shape of a `sportmonks.fixtures` message, as SnapshotDecoding reads it.
 struct BenchSnapshot: Decodable {
@@ -73,6 +91,7 @@ struct BenchSnapshot: Decodable {
     var matchId: String
     var polledAt: Int64
     var fixture: SportMonksFixture
+    var balls: [SportMonksBall]?
 }
 
 let detector = MatchDetector()
@@ -94,8 +113,8 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
 @MainActor func decodeWithFastJSON() -> Int {
     var balls = 0
     for item in prepared {
-        for bytes in item.messages {
-            do { balls += try FastJSONDecoder().decode(BenchSnapshot.self, from: bytes).fixture.balls?.count ?? 0 }
+        for bytes in item.messages.joined() {
+            do { balls += try FastJSONDecoder().decode(BenchSnapshot.self, from: bytes).balls?.count ?? 0 }
             catch { fail("FastJSON: \(error)") }
         }
     }
@@ -106,16 +125,21 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
 /// Returns the events produced.
 @MainActor func pipeline(cached: Bool) -> Int {
     let caches = SnapshotReuseCaches()
+    let chains = BallChains()
     var events = 0
     for item in prepared {
         var state: DetectorState?
         let cache = cached ? caches.cache(for: item.matchId) : nil
-        for bytes in item.messages {
+        for bytes in item.messages.joined() {
             do {
                 let decoded = try SnapshotDecoding.decode(bytes, reusing: cache)
-                let outcome = detector.process(fixture: decoded.fixture, matchId: decoded.matchId,
-                                               polledAt: decoded.polledAt, state: state)
-                for event in outcome.events { events += try MessageCodec.encode(event).isEmpty ? 0 : 1 }
+                guard case .assembled(let fixture) = chains.apply(decoded) else { continue }
+                let outcome = detector.process(fixture: fixture, matchId: decoded.matchId, polledAt: decoded.polledAt, state: state)
+                for event in outcome.events {
+                    let encoded = try MessageCodec.encode(event)
+                    largestEvent.withLock { $0[item.matchId] = max($0[item.matchId] ?? 0, encoded.count) }
+                    events += 1
+                }
                 state = outcome.state
             } catch { fail("\(error)") }
         }
@@ -140,6 +164,21 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
     return events
 }
 
+/// The largest match.events message per match, seen by `pipeline`.
+let largestEvent = Mutex<[String: Int]>([:])
+
+if options["only"] == "sizes" {
+    _ = pipeline(cached: true)
+    for item in prepared {
+        let largestPage = item.messages.joined().map(\.count).max() ?? 0
+        let pagesPerPoll = item.messages.map(\.count).max() ?? 0
+        output("match \(item.matchId): \(item.fixtures.last?.balls?.count ?? 0) balls; sportmonks.fixtures largest message "
+               + "\(item.largestWhole) bytes as a whole fixture, \(largestPage) bytes as pages (bound \(FixtureSnapshot.maximumBytes), "
+               + "at most \(pagesPerPoll) per poll); match.events largest \(largestEvent.withLock { $0[item.matchId] ?? 0 }) bytes")
+    }
+    exit(0)
+}
+
 if options["only"] == "detect" {
     for round in 1...rounds {
         let (seconds, events, _) = time(detectOnly)
@@ -162,7 +201,7 @@ if onlyFastJSON {
         let (parseSeconds, _, _) = time {
             var count = 0
             for item in prepared {
-                for bytes in item.messages {
+                for bytes in item.messages.joined() {
                     do { try FastJSONDecoder().validate(bytes); count += 1 } catch { fail("FastJSON: \(error)") }
                 }
             }
@@ -184,8 +223,8 @@ for round in 1...rounds {
     let (foundationSeconds, _, _) = time {
         var balls = 0
         for item in prepared {
-            for bytes in item.messages {
-                do { balls += try JSONDecoder().decode(BenchSnapshot.self, from: Data(bytes)).fixture.balls?.count ?? 0 }
+            for bytes in item.messages.joined() {
+                do { balls += try JSONDecoder().decode(BenchSnapshot.self, from: Data(bytes)).balls?.count ?? 0 }
                 catch { fail("JSONDecoder: \(error)") }
             }
         }

@@ -148,7 +148,7 @@ actor FeedPoller {
         memory[id] = known
         metrics.published.increment()
         metrics.snapshotPages.increment(by: plan.pages.count)
-        metrics.snapshotBytes.set(Double(plan.encoded.map(\.count).max() ?? 0))
+        metrics.snapshotBytes.set(max(metrics.snapshotBytes.current, Double(plan.encoded.map(\.count).max() ?? 0)))
         logger.debug("fixture published", ["match_id": matchId, "status": fixture.status.rawValue, "hash": fingerprint.hash,
                                            "seq": String(plan.cursor.seq), "pages": String(plan.pages.count),
                                            "balls": String(plan.changed.count)])

@@ -20,7 +20,7 @@ struct PollerMetrics: Sendable {
         polls = registry.counter("poller_polls_total", help: "Successful livescores polls.")
         published = registry.counter("poller_snapshots_published_total", help: "Fixture snapshots published (changed fixtures).")
         snapshotPages = registry.counter("poller_snapshot_messages_total", help: "sportmonks.fixtures messages produced (a poll of a changed fixture is one or more pages).")
-        snapshotBytes = registry.gauge("poller_snapshot_largest_message_bytes", help: "Largest sportmonks.fixtures message of the last publication (bound: 262144).")
+        snapshotBytes = registry.gauge("poller_snapshot_largest_message_bytes", help: "Largest sportmonks.fixtures message produced since the poller started (bound: 262144).")
         unchanged = registry.counter("poller_fixtures_unchanged_total", help: "Polled fixtures identical to the last published one.")
         liveFixtures = registry.gauge("poller_live_fixtures", help: "Fixtures in the last livescores reply.")
         leader = registry.gauge("poller_leader", help: "1 while this replica holds the poller advisory lock.")

@@ -3,16 +3,19 @@ import Foundation
 /// Counts computed straight from a Cricsheet JSON file, independently of the replay and detector code:
 /// per innings (numbered 1, 2, … over innings with deliveries, "S<n>") the fours, sixes, wickets, fifties,
 /// hundreds, five-fors and hat-tricks, and each team's final main-innings score text.
-struct CricsheetCounts {
+public struct CricsheetCounts: Sendable {
+    /// The total of `kind` over every innings.
+    public func total(_ kind: String) -> Int { counts[kind]?.values.reduce(0, +) ?? 0 }
+
     /// kind ("four", "six", "wicket", "fifty", "hundred", "fiveFor", "hatTrick") → scoreboard → count.
-    var counts: [String: [String: Int]] = [:]
+    public var counts: [String: [String: Int]] = [:]
     /// team name → "445 & 89/7d".
-    var finalScores: [String: String] = [:]
+    public var finalScores: [String: String] = [:]
 
     static let notWickets: Set<String> = ["retired hurt", "retired not out"]
     static let bowlerKinds: Set<String> = ["bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket"]
 
-    init(raw: [String: Any]) {
+    public init(raw: [String: Any]) {
         let info = raw["info"] as? [String: Any] ?? [:]
         let teams = info["teams"] as? [String] ?? []
         var streak: [String: Int] = [:]

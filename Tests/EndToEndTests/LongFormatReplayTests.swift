@@ -1,0 +1,103 @@
+import Contracts
+import PipelineTestSupport
+import DevStack
+import Foundation
+import Runtime
+import SharedTestSupport
+import Synchronization
+import Testing
+
+/// Long formats through the real processes (issue 15): a whole Test (all 1,705 deliveries of 1152848) and a
+/// whole ODI (1144504, a D/L result) replayed fast by fake-sportmonks → poller → Kafka → detector →
+/// la-coordinator → apns-sender → mock-apns → device-sim, two followers' devices each. Before, a Test froze
+/// after ~600 deliveries (a whole fixture per message passed Kafka's 1 MB limit); now every message stays under
+/// its bound, and every device ends with the final display state, the result and the end push.
+@Suite(.serialized) struct LongFormatReplayTests {
+    /// (match, deliveries per second of replay).
+    static let replays: [(match: Int, speed: Double)] = [(1152848, 25), (1144504, 15)]
+
+    @Test(.serialized, .timeLimit(.minutes(15)), arguments: replays.map(\.match))
+    func aWholeMatchReachesEveryDevice(match: Int) async throws {
+        try PipelineEnvironment.requireServers()
+        let speed = Self.replays.first { $0.match == match }!.speed
+        let options = DevStackOptions(
+            binDirectory: try PipelineEnvironment.binDirectory(),
+            logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/long-\(match)"),
+            materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
+            cricsheetDirectory: try PipelineEnvironment.cricsheetDirectory(), matchId: match,
+            idOffset: DevStackOptions.freshIdOffset(), speed: speed, devices: 2, ports: try DevPorts.free(),
+            kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
+            pollIntervalMs: 500, orchestratorIntervalMs: 2000)
+        let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "long", minimumLevel: .warning))
+        let started = ContinuousClock.now
+        let outcome: Result<Void, any Error>
+        do {
+            try await run(stack)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        let logs = await stack.supervisor.statuses().map(\.logFile)
+        await stack.shutdown(grace: .seconds(10))
+        if case .failure(let error) = outcome {
+            Issue.record("\(error)\nlogs: \(logs.joined(separator: " "))")
+        }
+        let elapsed = ContinuousClock.now - started
+        Logger(label: "long").info("replayed through the pipeline", ["match": String(match), "seconds": "\(elapsed.components.seconds)"])
+    }
+
+    func run(_ stack: DevStack) async throws {
+        let fixture = String(stack.options.fixtureId)
+        let expected = try ExpectedFinal(stack.options.matchFile)
+        let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
+        try await stack.prepare()
+        try await stack.startServers()
+        try await stack.waitForScheduledMatch()
+        try await stack.startDevices()
+        let devices = try await sim.devices()
+        try #require(devices.count == 2, "device-sim runs 2 devices")
+        try await stack.startMatch()
+        try await stack.waitFor("a push-started activity on both devices", timeout: .seconds(90)) {
+            try await sim.devices().allSatisfy { $0.activity(fixture)?.state == "active" }
+        }
+        let total = try await stack.replayStatus().totalDeliveries
+        try await stack.waitFor("all \(total) deliveries replayed", timeout: .seconds(600)) { try await stack.replayStatus().finished }
+
+        // The final state: the detector's, with the real result and last score, on both devices, which ended.
+        let finalState = Mutex<UnifiedDisplayState?>(nil)
+        try await stack.waitFor("the final state and the end push on both devices", timeout: .seconds(180)) {
+            let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
+            guard let text = try rows.first?.decode(0, as: String.self) else { return false }
+            let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
+            guard state.resultLine != nil else { return false }
+            finalState.withLock { $0 = state }
+            return try await sim.devices().allSatisfy {
+                $0.activity(fixture)?.contentState == state && ["ended", "dismissed"].contains($0.activity(fixture)?.state ?? "")
+            }
+        }
+        let final = try #require(finalState.withLock { $0 })
+        #expect(final.resultLine == expected.result, "result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
+        #expect(final.lockScreen.headline.contains(expected.innings.last!),
+                "headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
+        #expect(try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND status = 'ended' AND end_reason = 'match_end'") == 2)
+
+        // One result event; every message under its bound; the detector never had to rebuild from the history.
+        let detector = try await DevHTTP().get(stack.plan.serviceURL("detector")! + "/metrics").text
+        #expect(PrometheusText.sum(detector, metric: "detector_events_total", matching: ["kind": "result"]) == 1)
+        // Every four, six, wicket, fifty, hundred and five-for of the match, exactly once (the golden counts,
+        // now through Kafka; the first snapshot of a match announces only its last few balls, and this one is
+        // followed from the first ball).
+        let counts = CricsheetCounts(raw: try JSONSerialization.jsonObject(with: Data(contentsOf: stack.options.matchFile)) as? [String: Any] ?? [:])
+        for kind in ["four", "six", "wicket", "fifty", "hundred", "fiveFor"] {
+            #expect(Int(PrometheusText.sum(detector, metric: "detector_events_total", matching: ["kind": kind])) == counts.total(kind),
+                    "\(kind) events")
+        }
+        #expect(PrometheusText.sum(detector, metric: "detector_bad_messages_total", matching: [:]) == 0)
+        let poller = try await DevHTTP().get(stack.plan.serviceURL("poller")! + "/metrics").text
+        let largest = PrometheusText.sum(poller, metric: "poller_snapshot_largest_message_bytes", matching: [:])
+        #expect(largest > 0 && largest <= Double(FixtureSnapshot.maximumBytes), "largest snapshot \(largest) bytes")
+        #expect(PrometheusText.sum(poller, metric: "poller_errors_total", matching: ["kind": "snapshot_too_large"]) == 0)
+        Logger(label: "long").info("message sizes", ["match": fixture, "largest_snapshot_bytes": "\(Int(largest))",
+            "snapshot_messages": "\(Int(PrometheusText.sum(poller, metric: "poller_snapshot_messages_total", matching: [:])))"])
+    }
+}
