@@ -37,7 +37,8 @@ public struct SportMonksFixtureBuilder: Sendable {
                                  uniquingKeysWith: { first, _ in first })
         let info = match.info
         times = Timestamps(firstDay: info.dates.first, startHourUTC: options.startHourUTC,
-                           secondsPerDelivery: options.secondsPerDelivery)
+                           secondsPerDelivery: options.secondsPerDelivery, days: info.dates.count,
+                           totalDeliveries: match.totalDeliveries)
         let eventName = info.event?.name ?? "\(info.matchType) \(info.season)"
         leagueId = StableIDs.entity("league", eventName)
         seasonId = StableIDs.entity("season", eventName + "/" + info.season)

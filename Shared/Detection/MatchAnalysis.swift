@@ -126,6 +126,16 @@ public struct MatchAnalysis: Sendable {
         return innings.contains { $0.number > number }
     }
 
+    /// True when innings `number` is a follow-on: the third innings of a multi-innings match, batted by the side
+    /// that batted second (SportMonks' `follow_on` flag, or the innings' own team when the flag is missing).
+    public func isFollowOn(_ number: Int) -> Bool {
+        guard format.scheduledOvers == nil, number == 3 else { return false }
+        if let second = innings.first(where: { $0.number == 2 }), let third = innings.first(where: { $0.number == 3 }) {
+            return second.teamId == third.teamId
+        }
+        return fixture.followOn == true
+    }
+
     /// True when innings `number` is all out.
     public func isAllOut(_ number: Int) -> Bool {
         !format.isSuperOver(number) && totals(number).wickets >= format.allOutWickets(number)

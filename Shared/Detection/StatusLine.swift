@@ -17,13 +17,16 @@ struct StatusLine {
         case .ended:
             return result()
         case .inningsBreak:
-            return ["Innings break", chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
+            return [declaration() ?? "Innings break", chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
         case .interrupted:
             let stoppage = PhaseReading.stoppageText(fixture.status)
-            return [stoppage, chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
+            let day: String? = if case .stumps = fixture.status { nil } else { dayLabel() }
+            return [stoppage, day, chase.teamEquation() ?? lead()].compactMap { $0 }.joined(separator: " · ")
         case .live:
             guard let current = analysis.current else { return toss() ?? "Live" }
             var parts: [String] = []
+            if let day = dayLabel() { parts.append(day) }
+            if analysis.isFollowOn(current.number) { parts.append("\(teams.abbr(current.teamId)) following on") }
             if let index = analysis.format.superOverIndex(current.number) {
                 parts.append(ScoreFormatter.superOverLabel(index))
             }
@@ -42,6 +45,21 @@ struct StatusLine {
             }
             return parts.joined(separator: " · ")
         }
+    }
+
+    /// In a multi-day match: "Day 3", counted in whole days from the scheduled start to the latest delivery
+    /// (SportMonks' `starting_at` and the balls' `updated_at`, both UTC; a day that starts at 23:30 UTC stays one
+    /// day until the next one starts). Nil in limited-overs matches and before the first ball.
+    func dayLabel() -> String? {
+        guard analysis.format.scheduledOvers == nil, let start = analysis.fixture.startingAt.flatMap(SportMonksTimestamp.seconds),
+              let latest = analysis.balls.last?.updatedAt.flatMap(SportMonksTimestamp.seconds), latest >= start else { return nil }
+        return "Day \((latest - start) / 86_400 + 1)"
+    }
+
+    /// At the break after a declared innings: "AUS declared".
+    func declaration() -> String? {
+        guard let current = analysis.current, analysis.isDeclared(current.number) else { return nil }
+        return "\(teams.abbr(current.teamId)) declared"
     }
 
     /// "India won the toss and chose to bat".
