@@ -57,7 +57,7 @@ let package = Package(
         shared("Contracts", ["Runtime"]),
         shared("FanOut", ["Contracts", "Kafka", "Postgres", "Runtime"]),
         shared("Schema", ["Postgres"]),
-        shared("Cricket", ["Contracts"]),
+        shared("Cricket", ["Contracts", "Runtime"]),
         shared("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
         shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),
         shared("Detection", ["Cricket", "Contracts", "FastJSON"]),

@@ -53,28 +53,6 @@ struct Prepared {
     var largestWhole = 0
 }
 
-/// Each delivery's JSON, made once and reused while the delivery is unchanged (a Test has 1,705 of them in each
-/// of its 1,705 snapshots: encoding them all every time would take the bench most of its time).
-var ballJSON: [Int: (ball: SportMonksBall, json: JSONValue)] = [:]
-
-/// The fixture as the JSON the feed serves.
-@MainActor func served(_ fixture: SportMonksFixture) throws -> JSONValue {
-    var rest = fixture
-    rest.balls = nil
-    guard case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(rest)) else {
-        fail("a fixture encodes as an object")
-    }
-    if let balls = fixture.balls {
-        members["balls"] = .array(try balls.map { ball in
-            if let known = ballJSON[ball.id], known.ball == ball { return known.json }
-            let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ball))
-            ballJSON[ball.id] = (ball, json)
-            return json
-        })
-    }
-    return .object(members)
-}
-
 var prepared: [Prepared] = []
 for id in matchIds {
     let url = URL(fileURLWithPath: dataDirectory).appendingPathComponent("\(id).json")
@@ -83,13 +61,14 @@ for id in matchIds {
     let builder = SportMonksFixtureBuilder(match: match)
     var item = Prepared(matchId: id, fixtures: [], messages: [], polledAt: [])
     var cursor = FixtureFeedCursor()
+    let renderer = FixtureJSONRenderer()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     for (index, position) in match.replayTimeline().enumerated() where index % every == 0 {
         let fixture = builder.fixture(at: position)
         let polledAt = 1_800_000_000_000 + Int64(index) * 40_000
         let json: JSONValue
-        do { json = try served(fixture) } catch { fail("\(error)") }
+        do { json = try renderer.json(fixture) } catch { fail("\(error)") }
         do {
             let plan = try FixtureSnapshotPager.plan(matchId: id, polledAt: polledAt, fixture: json, after: cursor)
             cursor = plan.cursor
@@ -100,7 +79,7 @@ for id in matchIds {
     }
     // The old message, {"fixture": whole, "matchId", "polledAt", "schema"}, was largest at the last snapshot.
     if let last = item.fixtures.last {
-        do { item.largestWhole = try encoder.encode(try served(last)).count + 60 + id.utf8.count } catch { fail("\(error)") }
+        do { item.largestWhole = try encoder.encode(try renderer.json(last)).count + 60 + id.utf8.count } catch { fail("\(error)") }
     }
     prepared.append(item)
 }

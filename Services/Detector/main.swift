@@ -14,9 +14,14 @@ let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "detector") { try ServiceOptions(environment, defaultPort: 8082) }
 let infrastructure = ServiceHost.loadConfiguration(service: "detector") { try InfrastructureOptions(environment) }
 let groupId = environment.string("DETECTOR_GROUP_ID", default: "detector")
-/// Matches whose decoded rows and ball set are kept in memory (≈ 0.3 MB per T20 match, a few MB for a Test).
+/// Matches whose last decoded rows are kept for reuse (≈ 0.3 MB per T20 match, a few MB for a Test).
 let decodeCacheMatches = ServiceHost.loadConfiguration(service: "detector") {
     try environment.int("DETECTOR_DECODE_CACHE_MATCHES", default: 32, in: 1...10_000)
+}
+/// Matches whose deliveries are kept in memory (a match beyond it reads them from feed_balls at each snapshot):
+/// more than this detector's live matches.
+let chainMatches = ServiceHost.loadConfiguration(service: "detector") {
+    try environment.int("DETECTOR_CHAIN_MATCHES", default: 256, in: 1...100_000)
 }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
@@ -40,7 +45,7 @@ await ServiceHost.run(name: "detector", options: options) { context in
     var handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database),
                                   history: FeedBallStore(database: database), publisher: KafkaMatchEventPublisher(producer: producer), logger: logger, metrics: metrics)
     handler.reuseCaches = SnapshotReuseCaches(capacity: decodeCacheMatches)
-    handler.chains = BallChains(capacity: decodeCacheMatches)
+    handler.chains = BallChains(capacity: chainMatches)
     handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])

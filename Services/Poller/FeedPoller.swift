@@ -10,8 +10,9 @@ import Runtime
 /// `/fixtures/{id}` once for a fixture that dropped out of /livescores (its final state).
 ///
 /// The snapshots carry only the deliveries new or changed since the last publication (`FixtureSnapshotPager`,
-/// from the match's `FixtureFeedCursor`); the versions they carry are recorded in `feed_balls` before they are
-/// published, and the cursor is read back from there (as of `matches.feed_seq`) after a restart.
+/// from the match's `FixtureFeedCursor`). A plan is recorded in `feed_cursors`/`feed_balls` before it is
+/// published, and from then on it is part of the chain (a page lost on the way is rebuilt by the detector from
+/// the history); the cursor is read back from there after a restart.
 actor FeedPoller {
     /// What one poll did.
     struct Report: Sendable, Equatable {
@@ -30,10 +31,9 @@ actor FeedPoller {
     let clock: any WallClock
     let metrics: PollerMetrics
     let logger: Logger
-    /// What was last published of a fixture: its hash and, once needed, its cursor.
+    /// What was last published of a fixture: its hash and, once needed, its recorded cursor.
     private struct Memory {
         var hash: String?
-        var seq: Int64
         var cursor: FixtureFeedCursor?
     }
 
@@ -117,10 +117,9 @@ actor FeedPoller {
         let id = fixture.id
         let matchId = String(id)
         if memory[id] == nil {
-            let published = try await store.published(matchId)
-            memory[id] = Memory(hash: published.hash, seq: published.seq)
+            memory[id] = Memory(hash: try await store.publishedHash(matchId))
         }
-        guard var known = memory[id], known.hash != fingerprint.hash else {
+        guard let known = memory[id], known.hash != fingerprint.hash else {
             metrics.unchanged.increment()
             return .unchanged(id)
         }
@@ -128,7 +127,8 @@ actor FeedPoller {
         if let remembered = known.cursor {
             cursor = remembered
         } else {
-            cursor = FixtureFeedCursor(seq: known.seq, ballHashes: try await history.hashes(matchId: matchId, asOf: known.seq))
+            let seq = try await history.cursor(matchId: matchId)
+            cursor = FixtureFeedCursor(seq: seq, ballHashes: try await history.hashes(matchId: matchId, asOf: seq))
         }
         let now = clock.now()
         let plan: FixtureSnapshotPager.Plan
@@ -140,12 +140,21 @@ actor FeedPoller {
             logger.error("fixture not publishable", ["match_id": matchId, "error": error.description])
             return .rejected(id)
         }
-        try await history.record(matchId: matchId, after: cursor.seq, plan)
+        do {
+            try await history.record(matchId: matchId, after: cursor.seq, plan)
+        } catch let error as FeedHistoryError {
+            // Another poller moved the chain (a leader change) or the sweep deleted it: read it again next poll.
+            memory[id] = nil
+            metrics.error("feed_cursor_moved")
+            logger.warning("feed cursor moved; re-reading it", ["match_id": matchId, "error": error.description])
+            return .rejected(id)
+        }
+        // Recorded: the plan is in the chain even if publishing fails below (the next plan follows it).
+        memory[id]?.cursor = plan.cursor
         try await publisher.publish(matchId: matchId, pages: plan.encoded)
         let row = MatchStore.Row(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status))
-        try await store.recordPublished(row, hash: fingerprint.hash, seq: plan.cursor.seq, at: now)
-        known = Memory(hash: fingerprint.hash, seq: plan.cursor.seq, cursor: plan.cursor)
-        memory[id] = known
+        try await store.recordPublished(row, hash: fingerprint.hash, at: now)
+        memory[id]?.hash = fingerprint.hash
         metrics.published.increment()
         metrics.snapshotPages.increment(by: plan.pages.count)
         metrics.snapshotBytes.set(max(metrics.snapshotBytes.current, Double(plan.encoded.map(\.count).max() ?? 0)))

@@ -3,7 +3,7 @@ import Foundation
 import Postgres
 
 /// The poller's reads and writes of the `matches` table (the schedule, `is_live`, the card, the
-/// hash of the fixture last published, `feed_hash`, migration 3, and its chain position `feed_seq`, migration 5).
+/// hash of the fixture last published, `feed_hash`, migration 3).
 struct MatchStore: Sendable {
     let database: PostgresClient
 
@@ -13,30 +13,22 @@ struct MatchStore: Sendable {
         var isLive: Bool
     }
 
-    /// What was last published for a match: the fixture's hash and the snapshot `seq`.
-    struct Published: Sendable, Equatable {
-        var hash: String?
-        var seq: Int64
+    /// The hash of the fixture last published for `matchId`, if any.
+    func publishedHash(_ matchId: String) async throws -> String? {
+        try await database.query("SELECT feed_hash FROM matches WHERE match_id = $1", [matchId])
+            .first?.decode("feed_hash", as: String?.self)
     }
 
-    /// The hash and `seq` of the fixture last published for `matchId` (nil hash, seq 0: none).
-    func published(_ matchId: String) async throws -> Published {
-        guard let row = try await database.query("SELECT feed_hash, feed_seq FROM matches WHERE match_id = $1", [matchId])
-            .first else { return Published(hash: nil, seq: 0) }
-        return Published(hash: try row.decode("feed_hash", as: String?.self), seq: try row.decode("feed_seq", as: Int64.self))
-    }
-
-    /// Records a published fixture: schedule fields, card, `is_live`, its hash and the last `seq` published.
-    func recordPublished(_ row: Row, hash: String, seq: Int64, at now: Date) async throws {
+    /// Records a published fixture: schedule fields, card, `is_live` and its hash.
+    func recordPublished(_ row: Row, hash: String, at now: Date) async throws {
         try await database.execute(
             """
-            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, feed_hash, feed_published_at, feed_seq)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8)
+            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, feed_hash, feed_published_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $6)
             ON CONFLICT (match_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, status = EXCLUDED.status,
                 is_live = EXCLUDED.is_live, card = EXCLUDED.card, feed_hash = EXCLUDED.feed_hash,
-                feed_published_at = EXCLUDED.feed_published_at, updated_at = EXCLUDED.updated_at,
-                feed_seq = EXCLUDED.feed_seq
-            """, try parameters(row, now) + [hash, seq])
+                feed_published_at = EXCLUDED.feed_published_at, updated_at = EXCLUDED.updated_at
+            """, try parameters(row, now) + [hash])
     }
 
     /// Writes a schedule entry; a row that already says the same is left alone.

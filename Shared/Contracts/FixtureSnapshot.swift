@@ -22,7 +22,7 @@ public struct FixtureSnapshot: VersionedMessage, Equatable {
     public var matchId: String
     /// When the poller received it, Unix epoch milliseconds.
     public var polledAt: Int64
-    /// This snapshot's place in the match's chain: 1, 2, … (counted by the poller, `matches.feed_seq`).
+    /// This snapshot's place in the match's chain: 1, 2, … (counted by the poller, `feed_cursors`).
     public var seq: Int64
     /// The `seq` that `balls` and `removedBallIds` are relative to; 0: relative to nothing (a full list).
     public var basis: Int64

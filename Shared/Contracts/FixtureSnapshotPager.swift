@@ -73,10 +73,16 @@ public enum FixtureSnapshotPager {
         var fresh: [(id: Int, json: JSONValue, hash: UInt64, bytes: Int, isNew: Bool)] = []
         var removed: [Int] = []
         if let served {
-            var hashes: [Int: UInt64] = [:]
-            hashes.reserveCapacity(served.count)
+            // One version per id, the last one served (as a consumer keeps the last of duplicates).
+            var latest: [Int: Int] = [:]
             for (index, ball) in served.enumerated() {
                 guard case .int(let id)? = ball["id"] else { throw .ballWithoutId(matchId: matchId, index: index) }
+                latest[id] = index
+            }
+            var hashes: [Int: UInt64] = [:]
+            hashes.reserveCapacity(latest.count)
+            for (index, ball) in served.enumerated() {
+                guard case .int(let id)? = ball["id"], latest[id] == index else { continue }
                 let hash = ball.fingerprint
                 hashes[id] = hash
                 guard cursor.ballHashes[id] != hash else { continue }
@@ -100,10 +106,13 @@ public enum FixtureSnapshotPager {
             do { return try MessageCodec.encode(snapshot) } catch { throw .encoding(matchId: matchId, error) }
         }
 
-        // The size of an empty page, then balls by their exact encoded size (plus a comma each).
+        // The size of an empty page with the largest header any page of this plan can have (the last seq, the
+        // final count), then balls by their exact encoded size plus a comma each.
         let empty: [UInt8]
-        do { empty = try MessageCodec.encode(page(served == nil ? nil : [], removed: removed, seq: cursor.seq + 1,
-                                                  complete: false)) }
+        var largestHeader = page(served == nil ? nil : [], removed: removed, seq: cursor.seq + Int64(fresh.count) + 1,
+                                 complete: false)
+        largestHeader.ballCount = max(largestHeader.ballCount, next.ballHashes.count)
+        do { empty = try MessageCodec.encode(largestHeader) }
         catch { throw .fixtureTooLarge(matchId: matchId, bytes: sizeOf(error), limit: maximumBytes) }
         guard empty.count <= maximumBytes else {
             throw .fixtureTooLarge(matchId: matchId, bytes: empty.count, limit: maximumBytes)
@@ -137,9 +146,10 @@ public enum FixtureSnapshotPager {
         return plan
     }
 
-    /// The bytes the removed ids take in the first page (later pages do without them).
+    /// The bytes the removed ids take in the first page (later pages do without them): the digits and the
+    /// commas between them.
     private static func removedBytes(_ removed: [Int]) -> Int {
-        removed.reduce(0) { $0 + String($1).utf8.count + 1 }
+        removed.isEmpty ? 0 : removed.reduce(0) { $0 + String($1).utf8.count } + removed.count - 1
     }
 
     private static func sizeOf(_ error: MessageEncodeError) -> Int {

@@ -10,6 +10,18 @@ extension JSONValue {
         return hasher.value
     }
 
+    /// MurmurHash3's 64-bit finalizer: member hashes are summed, and without it two small changes in two
+    /// members could cancel out in the sum.
+    static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xff51_afd7_ed55_8ccd
+        x ^= x >> 33
+        x &*= 0xc4ce_b9fe_1a85_ec53
+        x ^= x >> 33
+        return x
+    }
+
     private func combine(into hasher: inout FNV1a) {
         switch self {
         case .null: hasher.combine(UInt8(0))
@@ -37,7 +49,7 @@ extension JSONValue {
                 member.combine(UInt64(key.utf8.count))
                 member.combine(key.utf8)
                 value.combine(into: &member)
-                sum &+= member.value
+                sum &+= Self.mix(member.value)
             }
             hasher.combine(sum)
         }

@@ -48,12 +48,13 @@ struct StatusLine {
     }
 
     /// In a multi-day match: "Day 3", counted in whole days from the scheduled start to the latest delivery
-    /// (SportMonks' `starting_at` and the balls' `updated_at`, both UTC; a day that starts at 23:30 UTC stays one
-    /// day until the next one starts). Nil in limited-overs matches and before the first ball.
+    /// (SportMonks' `starting_at` and the balls' `updated_at`, both UTC), with 6 hours' grace so that a day
+    /// started early to make up lost time counts as the next day, and a day that starts at 23:30 UTC stays one
+    /// day until the next one starts. Nil in limited-overs matches and before the first ball.
     func dayLabel() -> String? {
         guard analysis.format.scheduledOvers == nil, let start = analysis.fixture.startingAt.flatMap(SportMonksTimestamp.seconds),
               let latest = analysis.balls.last?.updatedAt.flatMap(SportMonksTimestamp.seconds), latest >= start else { return nil }
-        return "Day \((latest - start) / 86_400 + 1)"
+        return "Day \((latest - start + 6 * 3600) / 86_400 + 1)"
     }
 
     /// At the break after a declared innings: "AUS declared".

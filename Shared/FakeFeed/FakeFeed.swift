@@ -128,7 +128,7 @@ public final class FakeFeed: Sendable {
         fixture.startingAt = SportMonksTime.format(replayed.startsAt)
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(fixture))
+            value = try replayed.renderer.json(fixture)
         } catch {
             value = .object(["resource": .string("fixtures"), "id": .int(replayed.id), "status": .string("NS")])
         }

@@ -23,6 +23,8 @@ public struct ReplayedMatch: Sendable {
     /// The match with its fixture id (Cricsheet id + offset).
     public let match: CricsheetMatch
     let builder: SportMonksFixtureBuilder
+    /// Renders its fixtures as JSON, each delivery encoded once.
+    let renderer = FixtureJSONRenderer()
     /// Replay positions, one per step.
     public let timeline: [ReplayPosition]
     /// Scheduled start (`starting_at`).

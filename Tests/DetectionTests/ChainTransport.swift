@@ -1,5 +1,6 @@
 import Contracts
 import Cricket
+import CricsheetReplay
 import Foundation
 @testable import Detection
 
@@ -18,32 +19,14 @@ struct ChainTransport {
     private(set) var largestPage = 0
     private(set) var pages = 0
     private(set) var resyncs = 0
-    private var ballJSON: [Int: (ball: SportMonksBall, json: JSONValue)] = [:]
+    let renderer = FixtureJSONRenderer()
 
     init(matchId: String) { self.matchId = matchId }
-
-    /// The fixture as the JSON the feed serves (balls encoded once each and reused while unchanged).
-    mutating func json(_ fixture: SportMonksFixture) throws -> JSONValue {
-        var rest = fixture
-        rest.balls = nil
-        guard case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(rest)) else {
-            fatalError("a fixture encodes as an object")
-        }
-        if let balls = fixture.balls {
-            members["balls"] = .array(try balls.map { ball in
-                if let known = ballJSON[ball.id], known.ball == ball { return known.json }
-                let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ball))
-                ballJSON[ball.id] = (ball, json)
-                return json
-            })
-        }
-        return .object(members)
-    }
 
     /// Sends one poll's fixture; returns what the detector rebuilt from the last page.
     /// - Parameter drop: pages (0-based) lost on the way (their seq is never seen by the consumer).
     mutating func send(_ fixture: SportMonksFixture, polledAt: Int64, drop: Set<Int> = []) throws -> SportMonksFixture? {
-        let plan = try FixtureSnapshotPager.plan(matchId: matchId, polledAt: polledAt, fixture: try json(fixture),
+        let plan = try FixtureSnapshotPager.plan(matchId: matchId, polledAt: polledAt, fixture: try renderer.json(fixture),
                                                  after: cursor, maximumBytes: maximumBytes)
         for ball in plan.changed {
             history.append((ball.id, ball.seq, try JSONDecoder().decode(SportMonksBall.self, from: JSONEncoder().encode(ball.json))))

@@ -137,4 +137,32 @@ import Testing
                                    balls: nil, ballCount: 0)
         #expect(throws: MessageEncodeError.self) { _ = try MessageCodec.encode(huge) }
     }
+
+    @Test("a delivery served twice travels once (the last copy); pages stay under a tight bound")
+    func duplicatesAndTightPages() throws {
+        let match = try DataDirectory.match(1415755)
+        let fixture = SportMonksFixtureBuilder(match: match).fixture(at: match.replayTimeline()[200])
+        var json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(fixture))
+        guard case .object(var members) = json, case .array(let balls)? = members["balls"] else { Issue.record("no balls"); return }
+        members["balls"] = .array(balls + [balls[3]])
+        json = .object(members)
+        let bound = 40 * 1024
+        let plan = try FixtureSnapshotPager.plan(matchId: "1", polledAt: 1, fixture: json, after: FixtureFeedCursor(),
+                                                 maximumBytes: bound)
+        #expect(plan.changed.count == balls.count && plan.cursor.ballHashes.count == balls.count)
+        #expect(plan.pages.last?.ballCount == balls.count)
+        #expect(plan.pages.count > 3 && plan.encoded.allSatisfy { $0.count <= bound })
+        #expect(plan.pages.map(\.seq) == Array(1...Int64(plan.pages.count)))
+    }
+
+    @Test("a ball's fingerprint ignores key order and sees every change, even two that could cancel")
+    func fingerprints() {
+        let a: JSONValue = .object(["x": .int(0), "y": .int(1), "z": .string("s")])
+        let reordered: JSONValue = .object(["z": .string("s"), "y": .int(1), "x": .int(0)])
+        let swapped: JSONValue = .object(["x": .int(1), "y": .int(0), "z": .string("s")])
+        #expect(a.fingerprint == reordered.fingerprint)
+        #expect(a.fingerprint != swapped.fingerprint)
+        #expect(JSONValue.array([.int(1), .int(2)]).fingerprint != JSONValue.array([.int(2), .int(1)]).fingerprint)
+        #expect(JSONValue.null.fingerprint != JSONValue.bool(false).fingerprint)
+    }
 }

@@ -70,7 +70,7 @@ import Testing
         #expect(snapshots[0].fixture != snapshots[1].fixture)
         #expect(metrics.published.count == 3)
         // A chain: each snapshot carries only the deliveries the previous one did not, also after the restart
-        // (the restarted poller read its cursor back from feed_balls as of matches.feed_seq).
+        // (the restarted poller read its cursor back from feed_cursors and feed_balls).
         let total = match.match.totalDeliveries
         #expect(snapshots.map(\.seq) == [1, 2, 3] && snapshots.map(\.basis) == [0, 1, 2])
         #expect(snapshots.map { $0.balls?.count ?? -1 } == [10, 1, total - 11])
@@ -79,6 +79,35 @@ import Testing
         let history = try await FeedBallStore(database: database).balls(matchId: String(id), asOf: 3)
         #expect(history.count == total)
         #expect(try await FeedBallStore(database: database).balls(matchId: String(id), asOf: 1).count == 10)
+        try await producer.shutdown()
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+
+    @Test("two pollers never extend one chain: the one whose cursor moved re-reads it, and seqs stay unique")
+    func aLeaderChangeNeverForksTheChain() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let producer = try PollerTestSupport.producer()
+        let offset = PollerTestSupport.uniqueOffset()
+        let id = 1304076 + offset
+        let fake = try FakeSportMonks(ids: [1304076], configuration: .init(idOffset: offset, lingerSteps: 0))
+        defer { fake.stop() }
+        try fake.feed.start(id)
+        try fake.feed.seek(id, delivery: 5)
+        try fake.feed.pause(id)
+        let metrics = PollerMetrics(registry: MetricsRegistry())
+        let old = poller(fake, database, producer, metrics)
+        #expect(try await old.pollOnce().published == 1)
+        // A new leader takes over and publishes the next change; the old one still believes it is at seq 1.
+        try fake.feed.seek(id, delivery: 6)
+        #expect(try await poller(fake, database, producer, metrics).pollOnce().published == 1)
+        try fake.feed.seek(id, delivery: 7)
+        let refused = try await old.pollOnce()
+        #expect(refused.published == 0 && refused.rejected == 1)
+        #expect(metrics.errors("feed_cursor_moved") == 1)
+        #expect(try await old.pollOnce().published == 1, "it read the cursor again and went on")
+        let snapshots = try await PollerTestSupport.snapshots(matchId: String(id), expected: 3)
+        #expect(snapshots.map(\.seq) == [1, 2, 3] && snapshots.map(\.basis) == [0, 1, 2])
+        #expect(snapshots.map { $0.balls?.count ?? -1 } == [5, 1, 1])
         try await producer.shutdown()
         await PollerTestSupport.dropSchema(schema, database)
     }

@@ -201,6 +201,7 @@ import Testing
                 try await database.execute("INSERT INTO feed_balls (match_id, ball_id, seq, hash, ball) VALUES ($1, $2, 1, 7, '{}')",
                                            [match, ball])
             }
+            try await database.execute("INSERT INTO feed_cursors (match_id, seq) VALUES ($1, 1)", [match])
         }
         let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
                                  clock: clock, metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
@@ -209,6 +210,9 @@ import Testing
         let history = try await database.query("SELECT DISTINCT match_id FROM feed_balls ORDER BY match_id")
             .map { try $0.decode("match_id", as: String.self) }
         #expect(history == ["live", "recent"])
+        let cursors = try await database.query("SELECT match_id FROM feed_cursors ORDER BY match_id")
+            .map { try $0.decode("match_id", as: String.self) }
+        #expect(cursors == ["live", "recent"], "a swept match starts a full list next time")
         let left = try await database.query("SELECT user_id FROM match_follows ORDER BY user_id").map { try $0.decode("user_id", as: String.self) }
         #expect(left == ["forever", "new"])
         await PollerTestSupport.dropSchema(schema, database)

@@ -1,3 +1,5 @@
+import Runtime
+
 /// Parses PostgreSQL's ISO date/time text (`DateStyle=ISO`) without Foundation calendars.
 enum PostgresTimestampText {
     /// Microseconds since 1970-01-01 UTC for `YYYY-MM-DD[ HH:MM:SS[.ffffff]][±HH[:MM[:SS]]]`;
@@ -10,7 +12,7 @@ enum PostgresTimestampText {
             let month = scanner.number(minDigits: 2, maxDigits: 2), scanner.skip("-"),
             let day = scanner.number(minDigits: 2, maxDigits: 2), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
+        var seconds = CivilDate.daysSinceEpoch(year: year, month: month, day: day) * 86_400
         var micros: Int64 = 0
         if scanner.skip(" ") || scanner.skip("T") {
             guard let hour = scanner.number(minDigits: 2, maxDigits: 2), scanner.skip(":"),
@@ -48,15 +50,6 @@ enum PostgresTimestampText {
         return seconds * 1_000_000 + micros
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 
     /// A cursor over ASCII bytes.
     private struct Scanner {
