@@ -54,3 +54,13 @@ struct DeviceSimClient {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension DevStack {
+    /// The detector's display state of `matchId` once it carries a result line (the match is over), else nil.
+    func finalDisplayState(_ matchId: String) async throws -> UnifiedDisplayState? {
+        let rows = try await postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [matchId])
+        guard let text = try rows.first?.decode(0, as: String.self) else { return nil }
+        let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
+        return state.resultLine == nil ? nil : state
+    }
+}

@@ -127,10 +127,7 @@ import Testing
         let followers = byUser[users[2]]!
         let finalState = Mutex<UnifiedDisplayState?>(nil)
         try await stack.waitFor("the final state on every remaining follower", timeout: .seconds(120)) {
-            let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
-            guard let text = try rows.first?.decode(0, as: String.self) else { return false }
-            let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
-            guard state.resultLine != nil else { return false }
+            guard let state = try await stack.finalDisplayState(fixture) else { return false }
             finalState.withLock { $0 = state }
             return try await followers.asyncAll { try await sim.device($0.deviceId).activity(fixture)?.contentState == state }
         }

@@ -87,10 +87,7 @@ import Testing
         // The final state: the detector's, with the real result and last score, on both devices, which ended.
         let finalState = Mutex<UnifiedDisplayState?>(nil)
         try await stack.waitFor("the final state and the end push on both devices", timeout: .seconds(180)) {
-            let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
-            guard let text = try rows.first?.decode(0, as: String.self) else { return false }
-            let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
-            guard state.resultLine != nil else { return false }
+            guard let state = try await stack.finalDisplayState(fixture) else { return false }
             finalState.withLock { $0 = state }
             return try await sim.devices().allSatisfy {
                 $0.activity(fixture)?.contentState == state && ["ended", "dismissed"].contains($0.activity(fixture)?.state ?? "")

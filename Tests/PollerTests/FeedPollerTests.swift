@@ -17,16 +17,24 @@ import Testing
                    include: Self.include, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger)
     }
 
-    @Test func publishesOneSnapshotPerChangeAndNoneWhenUnchanged() async throws {
+    /// A fresh schema, a producer, and fake-sportmonks serving 1304076 paused after `delivery` deliveries.
+    func pausedMatch(at delivery: Int) async throws
+        -> (database: PostgresClient, schema: String, producer: KafkaProducer, fake: FakeSportMonks, id: Int)
+    {
         let (database, schema) = try await PollerTestSupport.database()
         let producer = try PollerTestSupport.producer()
         let offset = PollerTestSupport.uniqueOffset()
         let id = 1304076 + offset
         let fake = try FakeSportMonks(ids: [1304076], configuration: .init(idOffset: offset, lingerSteps: 0))
-        defer { fake.stop() }
         try fake.feed.start(id)
-        try fake.feed.seek(id, delivery: 10)
+        try fake.feed.seek(id, delivery: delivery)
         try fake.feed.pause(id)
+        return (database, schema, producer, fake, id)
+    }
+
+    @Test func publishesOneSnapshotPerChangeAndNoneWhenUnchanged() async throws {
+        let (database, schema, producer, fake, id) = try await pausedMatch(at: 10)
+        defer { fake.stop() }
         let metrics = PollerMetrics(registry: MetricsRegistry())
 
         let first = poller(fake, database, producer, metrics)
@@ -85,15 +93,8 @@ import Testing
 
     @Test("two pollers never extend one chain: the one whose cursor moved re-reads it, and seqs stay unique")
     func aLeaderChangeNeverForksTheChain() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        let producer = try PollerTestSupport.producer()
-        let offset = PollerTestSupport.uniqueOffset()
-        let id = 1304076 + offset
-        let fake = try FakeSportMonks(ids: [1304076], configuration: .init(idOffset: offset, lingerSteps: 0))
+        let (database, schema, producer, fake, id) = try await pausedMatch(at: 5)
         defer { fake.stop() }
-        try fake.feed.start(id)
-        try fake.feed.seek(id, delivery: 5)
-        try fake.feed.pause(id)
         let metrics = PollerMetrics(registry: MetricsRegistry())
         let old = poller(fake, database, producer, metrics)
         #expect(try await old.pollOnce().published == 1)
