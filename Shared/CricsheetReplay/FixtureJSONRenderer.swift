@@ -21,11 +21,13 @@ public final class FixtureJSONRenderer: Sendable {
             throw EncodingError.invalidValue(fixture.id, .init(codingPath: [], debugDescription: "a fixture encodes as an object"))
         }
         if let deliveries = fixture.balls {
-            members["balls"] = .array(try deliveries.map { ball in
-                if let known = balls.withLock({ $0[ball.id] }), known.ball == ball { return known.json }
-                let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ball))
-                balls.withLock { $0[ball.id] = (ball, json) }
-                return json
+            members["balls"] = .array(try balls.withLock { known in
+                try deliveries.map { ball in
+                    if let cached = known[ball.id], cached.ball == ball { return cached.json }
+                    let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(ball))
+                    known[ball.id] = (ball, json)
+                    return json
+                }
             })
         }
         return .object(members)

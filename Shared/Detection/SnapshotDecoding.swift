@@ -98,15 +98,6 @@ public enum SnapshotDecoding {
                        removedBallIds: snapshot.removedBallIds, ballCount: snapshot.ballCount)
     }
 
-    /// The whole typed fixture of a standalone snapshot (basis 0, one page): its fixture with its balls.
-    public static func fixture(of snapshot: FixtureSnapshot) throws(SnapshotDecodeError) -> SportMonksFixture {
-        var fixture = try typed(SportMonksFixture.self, snapshot.fixture, matchId: snapshot.matchId, at: "fixture")
-        fixture.balls = try snapshot.balls.map { items throws(SnapshotDecodeError) in
-            try typed([SportMonksBall].self, .array(items), matchId: snapshot.matchId, at: "balls")
-        }
-        return fixture
-    }
-
     /// Deliveries read back from the ball history (one JSON object each).
     public static func balls(history rows: [String], matchId: String) throws(SnapshotDecodeError) -> [SportMonksBall] {
         var balls: [SportMonksBall] = []

@@ -2,9 +2,9 @@ import Cricket
 import FastJSON
 import Synchronization
 
-/// One `FastJSONReuseCache` per match, so each new snapshot of a match decodes only the balls (and batting,
-/// bowling, lineup and scoreboard rows) that are new or changed since the last one: a whole fixture is ~200 KB,
-/// mostly balls that never change.
+/// One `FastJSONReuseCache` per match, so each new snapshot of a match decodes only the batting, bowling,
+/// lineup (and embedded player) and scoreboard rows that are new or changed since the last one. Balls are not
+/// cached: since issue 15 each travels once, in the snapshot that brings it.
 ///
 /// Keeps the caches of the `capacity` most recently seen matches; the least recently used is dropped first.
 /// Sharing it is safe (a lock guards the table; each cache locks itself while a decode uses it).
@@ -35,7 +35,7 @@ public final class SnapshotReuseCaches: Sendable {
                 table.caches[oldest] = nil
                 table.lastUse[oldest] = nil
             }
-            let cache = FastJSONReuseCache(reusing: [SportMonksBall.self, SportMonksBatting.self, SportMonksBowling.self,
+            let cache = FastJSONReuseCache(reusing: [SportMonksBatting.self, SportMonksBowling.self,
                                                       SportMonksPlayer.self, SportMonksScoreboard.self])
             table.caches[matchKey] = cache
             return cache

@@ -52,13 +52,8 @@ import Testing
         let fixture = String(stack.options.fixtureId)
         let expected = try ExpectedFinal(stack.options.matchFile)
         let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
-        try await stack.prepare()
-        try await stack.startServers()
-        try await stack.waitForScheduledMatch()
-        try await stack.startDevices()
-        let devices = try await sim.devices()
-        try #require(devices.count == 2, "device-sim runs 2 devices")
-        try await stack.startMatch()
+        try await stack.launch(startDelay: .zero)
+        try #require(try await sim.devices().count == 2, "device-sim runs 2 devices")
         try await stack.waitFor("a push-started activity on both devices", timeout: .seconds(90)) {
             try await sim.devices().allSatisfy { $0.activity(fixture)?.state == "active" }
         }
