@@ -50,6 +50,7 @@ final class EventLoop: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in
             threadID.store(UInt(pthread_self()), ordering: .releasing)
+            Self.blockBrokenPipeSignals()
             run()
         }
         thread.name = name
@@ -65,6 +66,18 @@ final class EventLoop: @unchecked Sendable {
     func stop() {
         stopping.store(true, ordering: .releasing)
         wake()
+    }
+
+    /// `SSL_write` writes with write(2): to a socket whose peer has gone (a GOAWAY then close, a
+    /// client that left) that raises SIGPIPE, which kills the whole process by default, whoever
+    /// embeds this library (a test runner, a tool). SIGPIPE from a write goes to the writing thread,
+    /// and every TLS write happens on this loop's thread, so blocking it here turns it into the EPIPE
+    /// the loop already handles, without touching the process's signal disposition.
+    private static func blockBrokenPipeSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }

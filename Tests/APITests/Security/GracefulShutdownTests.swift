@@ -137,7 +137,7 @@ final class KeepAliveConnection: Sendable {
 
     private func exchange(_ path: String) throws -> WireResponse {
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard write(fd, request, request.count) == request.count else { throw ClientError(description: "write failed") }
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw ClientError(description: "write failed") }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
