@@ -18,7 +18,8 @@ struct CoordinatorConfiguration: Sendable {
     /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
     var fanOut = FanOutSettings()
     /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,
-    /// `STALE_AFTER_SECONDS`, `DISMISS_AFTER_SECONDS`.
+    /// `STALE_AFTER_SECONDS`, `BREAK_STALE_AFTER_SECONDS`, `DISMISS_AFTER_SECONDS`,
+    /// `CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS`.
     var policy = PushPolicy()
     /// `LA_COALESCE_MAX_EVENTS`: most events taken off `match.events` in one latest-wins batch.
     var coalesceMaximumEvents = 500
@@ -42,6 +43,10 @@ struct CoordinatorConfiguration: Sendable {
         policy.endExpiration = Int64(try environment.int("END_PUSH_EXPIRATION_SECONDS", default: Int(policy.endExpiration), in: 1...86_400))
         policy.staleAfter = Int64(try environment.int("STALE_AFTER_SECONDS", default: Int(policy.staleAfter), in: 60...86_400))
         policy.dismissAfter = Int64(try environment.int("DISMISS_AFTER_SECONDS", default: Int(policy.dismissAfter), in: 0...14_400))
+        policy.breakStaleAfter = Int64(try environment.int("BREAK_STALE_AFTER_SECONDS", default: Int(policy.breakStaleAfter),
+                                                           in: 60...86_400))
+        policy.closeOfPlayDismissAfter = Int64(try environment.int("CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS",
+                                                                   default: Int(policy.closeOfPlayDismissAfter), in: 0...14_400))
         coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
         coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
         lagInterval = try environment.milliseconds("LAG_REPORT_INTERVAL_MS", default: lagInterval, in: 1000...300_000)

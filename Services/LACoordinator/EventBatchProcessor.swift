@@ -59,7 +59,7 @@ struct EventBatchProcessor: Sendable {
         return offsets
     }
 
-    /// Fans one event out; for an end event, then ends the match's rows.
+    /// Fans one event out; for an end event (the match's or a day's), then ends the match's rows.
     func handle(_ event: MatchBusEvent) async throws {
         let plan: EventPushPlan
         do {
@@ -76,10 +76,13 @@ struct EventBatchProcessor: Sendable {
         }
         let result = try await executor.fanOut(plan)
         metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds)
-        metrics.processed(event.endsMatch ? "end" : plan.priority >= 10 ? "key" : "update")
+        metrics.processed(event.endsMatch ? "end" : event.endsDay ? "day_end" : plan.priority >= 10 ? "key" : "update")
         if event.endsMatch {
             let ended = try await matchEnd.endMatch(event.matchId)
             metrics.rowsEnded("match_end", ended)
+        } else if event.endsDay {
+            let ended = try await matchEnd.endDay(event.matchId)
+            metrics.rowsEnded("day_end", ended)
         }
         logger.debug("event fanned out", [
             "event_id": event.eventId, "match_id": event.matchId, "jobs": String(result.jobs), "targets": String(result.targets),

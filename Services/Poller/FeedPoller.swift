@@ -152,7 +152,7 @@ actor FeedPoller {
         // Recorded: the plan is in the chain even if publishing fails below (the next plan follows it).
         memory[id]?.cursor = plan.cursor
         try await publisher.publish(matchId: matchId, pages: plan.encoded)
-        let row = MatchStore.Row(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status))
+        let row = MatchStore.Row(fixture)
         try await store.recordPublished(row, hash: fingerprint.hash, at: now)
         memory[id]?.hash = fingerprint.hash
         metrics.published.increment()

@@ -4,23 +4,30 @@ import Kafka
 import Postgres
 import Runtime
 
-/// Every `interval`: for each live match (`matches.is_live`), each follower device with a
-/// push-to-start token and no pending/active `live_activities` row gets a PENDING row and a
-/// liveactivity-start `PushJob` on `push.jobs`. The same pass is the startup recovery (it only looks
-/// at the tables) and the self-healing of rows ended `token_invalid` on a still-live match: those are
-/// re-started at most `maxStartAttempts` times per device and match, the n-th re-start waiting
-/// `retryBackoff · 2^(n-1)` after the row's `updated_at` (clock injected).
+/// Every `interval`: for each match in play (`matches.is_live` and not `close_of_play`), each
+/// follower device with a push-to-start token and no pending/active `live_activities` row gets a
+/// PENDING row and a liveactivity-start `PushJob` on `push.jobs`. The same pass is the startup
+/// recovery (it only looks at the tables), the start of a new day's activities (rows ended `day_end`
+/// at stumps start again as soon as play resumes, as fresh starts), and the self-healing of rows
+/// ended `token_invalid`: those are re-started at most `maxStartAttempts` times per device and day,
+/// the n-th re-start waiting `retryBackoff · 2^(n-1)` after the row's `updated_at` (clock injected).
+/// It then rolls over activities about to reach iOS's 8-hour limit (`ActivityRollover`).
 ///
-/// `start_attempts` counts push-to-starts sent for the row (1 after the first). Rows change and jobs
+/// `start_attempts` counts push-to-starts sent for the row (1 after the first); `day_start_attempt`
+/// is its value at the row's latest fresh start, and re-starts count from it. Rows change and jobs
 /// are produced in one transaction per chunk: the transaction commits only after every job of the
 /// chunk is acknowledged, so a failed produce leaves the rows as they were for the next pass
-/// (at-least-once; the jobId is deterministic, "start:<match>:<user>:<device>:<attempt>").
+/// (at-least-once; the jobId is deterministic, "start:<match>:<user>:<device>:<attempt>", distinct for
+/// every start of the row because `start_attempts` only grows).
 struct MatchOrchestrator: Sendable {
     struct Settings: Sendable {
         /// `ORCHESTRATOR_INTERVAL_MS`.
         var interval: Duration = .seconds(30)
-        /// `ORCHESTRATOR_MAX_START_ATTEMPTS`: re-starts after token_invalid per device and match.
+        /// `ORCHESTRATOR_MAX_START_ATTEMPTS`: re-starts after token_invalid per device and day of play.
         var maxStartAttempts = 3
+        /// `ORCHESTRATOR_ROLLOVER_AFTER_MS`: an activity ACTIVE this long is ended and started again
+        /// (iOS ends one after 8 hours; a long ODI or a rain-delayed day lasts longer).
+        var rolloverAfter: Duration = .seconds(7 * 3600 + 30 * 60)
         /// `ORCHESTRATOR_RETRY_BACKOFF_MS`: wait before the first re-start (doubles each time).
         var retryBackoff: Duration = .seconds(60)
         /// `PUSH_SHARDS`: shard = stable hash(token) % shards, key "matchId:shard".
@@ -37,8 +44,20 @@ struct MatchOrchestrator: Sendable {
     struct Report: Sendable, Equatable {
         var started = 0
         var restarted = 0
+        /// Day-end rows started for the new day of play.
+        var newDay = 0
         var waiting = 0
         var exhausted = 0
+        /// Activities ended and started again before iOS's 8-hour limit.
+        var rolledOver = 0
+    }
+
+    /// Why a candidate row is started again.
+    enum Restart: String, Sendable {
+        /// Ended token_invalid: counts against the day's budget, waits its backoff.
+        case tokenInvalid = "token_invalid"
+        /// Ended day_end at stumps: a fresh start for the new day.
+        case dayEnd = "day_end"
     }
 
     let database: PostgresClient
@@ -56,8 +75,8 @@ struct MatchOrchestrator: Sendable {
         var env: APNsEnvironment
         var card: MatchCard
         var state: UnifiedDisplayState?
-        /// nil: no row yet; else the ended token_invalid row's attempts and last change.
-        var previous: (attempts: Int, updatedAt: Date)?
+        /// nil: no row yet; else the ended row's reason, attempts, attempts at its latest fresh start and last change.
+        var previous: (reason: Restart, attempts: Int, dayStart: Int, updatedAt: Date)?
     }
 
     /// One pass over every live match. Candidates are streamed (a cursor, `chunkSize` rows per fetch) and
@@ -68,14 +87,15 @@ struct MatchOrchestrator: Sendable {
         var chunk: [Candidate] = []
         func flush() async throws {
             guard !chunk.isEmpty else { return }
-            let (started, restarted) = try await startChunk(chunk, now: now)
-            report.started += started
-            report.restarted += restarted
+            let counts = try await startChunk(chunk, now: now)
+            report.started += counts.started
+            report.restarted += counts.restarted
+            report.newDay += counts.newDay
             chunk.removeAll(keepingCapacity: true)
         }
         try await forEachCandidate(now: now) { candidate in
-            if let previous = candidate.previous {
-                let restarts = max(0, previous.attempts - 1)
+            if let previous = candidate.previous, previous.reason == .tokenInvalid {
+                let restarts = max(0, previous.attempts - previous.dayStart)
                 guard restarts < settings.maxStartAttempts else { report.exhausted += 1; return }
                 let wait = settings.retryBackoff * (1 << min(restarts, 20))
                 // 1 ms slack: PostgreSQL keeps microseconds, so a stored updated_at may round up past `now`.
@@ -88,9 +108,11 @@ struct MatchOrchestrator: Sendable {
             if chunk.count >= settings.chunkSize { try await flush() }
         }
         try await flush()
+        report.rolledOver = try await ActivityRollover(orchestrator: self).runOnce(now: now)
         if report != Report() {
             logger.info("orchestrator pass", ["started": String(report.started), "restarted": String(report.restarted),
-                                              "waiting": String(report.waiting), "exhausted": String(report.exhausted)])
+                                              "new_day": String(report.newDay), "waiting": String(report.waiting),
+                                              "exhausted": String(report.exhausted), "rolled_over": String(report.rolledOver)])
         }
         return report
     }
@@ -102,51 +124,67 @@ struct MatchOrchestrator: Sendable {
         _ = try await database.stream(
             """
             SELECT m.match_id, m.card, am.display_state, d.user_id, d.device_id, d.push_to_start_token, d.apns_env,
-                   la.start_attempts, la.updated_at
+                   la.start_attempts, la.day_start_attempt, la.end_reason, la.updated_at
             FROM matches m
             JOIN match_follows f ON f.match_id = m.match_id AND (f.expires_at IS NULL OR f.expires_at > $1)
             JOIN devices d ON d.user_id = f.user_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN live_activities la ON la.match_id = m.match_id AND la.user_id = d.user_id AND la.device_id = d.device_id
             LEFT JOIN active_matches am ON am.match_id = m.match_id
-            WHERE m.is_live AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason = 'token_invalid'))
+            WHERE m.is_live AND NOT m.close_of_play AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason IN ('token_invalid', 'day_end')))
             ORDER BY m.match_id, d.user_id, d.device_id
             """, [now], batchSize: settings.chunkSize
         ) { row in
             let matchId = try row.decode("match_id", as: String.self)
             if cards[matchId] == nil {
                 let card = try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)
-                cards[matchId] = card ?? MatchCard(matchId: matchId, startsAt: 0, status: "", phase: .live, title: "Match \(matchId)",
-                                                   subtitle: "", home: .init(name: "", abbr: "", score: "", logoUrl: nil),
-                                                   away: .init(name: "", abbr: "", score: "", logoUrl: nil), statusText: "Live")
+                cards[matchId] = card ?? MatchCard.placeholder(matchId: matchId)
                 states[matchId] = .some(try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self))
             }
             let attempts = try row.decode("start_attempts", as: Int?.self)
+            let dayStart = try row.decode("day_start_attempt", as: Int?.self) ?? 1
+            let reason = try row.decode("end_reason", as: String?.self).flatMap(Restart.init(rawValue:)) ?? .tokenInvalid
             let updatedAt = try row.decode("updated_at", as: Date?.self)
             try await body(Candidate(
                 matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
                 token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
                 card: cards[matchId]!, state: states[matchId] ?? nil,
-                previous: attempts.map { ($0, updatedAt ?? .distantPast) }))
+                previous: attempts.map { (reason, $0, dayStart, updatedAt ?? .distantPast) }))
         }
     }
 
+    /// Produces `messages` and fails on the first that was not acknowledged.
+    func produce(_ messages: [KafkaOutgoingMessage]) async throws {
+        for result in await producer.sendAll(messages) {
+            if case .failure(let error) = result { throw error }
+        }
+    }
+
+    /// The `push.jobs` message of `job` (keyed by match and the first target's shard).
+    func message(_ job: PushJob) throws -> KafkaOutgoingMessage {
+        KafkaOutgoingMessage(topic: settings.jobsTopic, key: Array(PushJob.key(matchId: job.matchId,
+            shard: PushSharding.shard(token: job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
+    }
+
     /// Inserts/updates the rows of `chunk` and produces their jobs in one transaction.
-    private func startChunk(_ chunk: [Candidate], now: Date) async throws -> (started: Int, restarted: Int) {
+    private func startChunk(_ chunk: [Candidate], now: Date) async throws -> (started: Int, restarted: Int, newDay: Int) {
         try await database.withTransaction { connection in
-            var jobs: [(PushJob, restart: Bool)] = []
+            var jobs: [(PushJob, restart: Restart?)] = []
             for candidate in chunk {
                 let attempt: Int
                 let changed: Int
                 if let previous = candidate.previous {
                     attempt = previous.attempts + 1
+                    // A new day's start is a fresh start: the re-start budget counts from it.
                     changed = try await connection.query(
                         """
-                        UPDATE live_activities SET status = 'pending', end_reason = NULL, update_token = NULL,
-                            start_attempts = start_attempts + 1, updated_at = $5
+                        UPDATE live_activities SET status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
+                            start_attempts = start_attempts + 1, updated_at = $5,
+                            day_start_attempt = CASE WHEN $6 = 'day_end' THEN start_attempts + 1 ELSE day_start_attempt END
                         WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'ended'
-                          AND end_reason = 'token_invalid' AND start_attempts = $4
-                        """, [candidate.matchId, candidate.userId, candidate.deviceId, previous.attempts, now]).affectedRows
+                          AND end_reason = $6 AND start_attempts = $4
+                        """, [candidate.matchId, candidate.userId, candidate.deviceId, previous.attempts, now,
+                              previous.reason.rawValue]).affectedRows
                 } else {
                     attempt = 1
                     changed = try await connection.query(
@@ -157,36 +195,38 @@ struct MatchOrchestrator: Sendable {
                 }
                 guard changed == 1 else { continue }
                 do {
-                    jobs.append((try job(for: candidate, attempt: attempt, now: now), candidate.previous != nil))
+                    jobs.append((try job(for: candidate, attempt: attempt, now: now), candidate.previous?.reason))
                 } catch {
                     logger.error("push-to-start payload rejected", ["match_id": candidate.matchId, "error": "\(error)"])
                     throw error
                 }
             }
-            let messages = try jobs.map { job, _ in
-                KafkaOutgoingMessage(topic: settings.jobsTopic, key: Array(PushJob.key(matchId: job.matchId,
-                    shard: PushSharding.shard(token: job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
-            }
-            for result in await producer.sendAll(messages) {
-                if case .failure(let error) = result { throw error }
-            }
-            let restarted = jobs.filter(\.restart).count
-            metrics.startJobs.increment(by: jobs.count - restarted)
+            try await produce(try jobs.map { job, _ in try message(job) })
+            let restarted = jobs.count { $0.restart == .tokenInvalid }
+            let newDay = jobs.count { $0.restart == .dayEnd }
+            metrics.startJobs.increment(by: jobs.count - restarted - newDay)
             metrics.restartJobs.increment(by: restarted)
-            return (jobs.count - restarted, restarted)
+            metrics.newDayJobs.increment(by: newDay)
+            return (jobs.count - restarted - newDay, restarted, newDay)
         }
     }
 
     func job(for candidate: Candidate, attempt: Int, now: Date) throws -> PushJob {
+        try startJob(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
+                     target: PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId),
+                     card: candidate.card, state: candidate.state, attempt: attempt, now: now)
+    }
+
+    /// The push-to-start job of one device's `attempt`-th start.
+    func startJob(matchId: String, userId: String, deviceId: String, target: PushTarget, card: MatchCard,
+                  state: UnifiedDisplayState?, attempt: Int, now: Date) throws -> PushJob {
         let seconds = Int64(now.timeIntervalSince1970)
-        let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds)
+        let payload = try StartPayload.json(card: card, state: state, timestamp: seconds)
         return PushJob(
-            jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
-                                      attempt: String(attempt)),
-            kind: .liveActivityStart, matchId: candidate.matchId, seq: Int64(attempt), priority: 10,
+            jobId: PushJob.startJobId(matchId: matchId, userId: userId, deviceId: deviceId, attempt: String(attempt)),
+            kind: .liveActivityStart, matchId: matchId, seq: Int64(attempt), priority: 10,
             expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
-            targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],
-            createdAt: Int64(now.timeIntervalSince1970 * 1000))
+            targets: [target], createdAt: Int64(now.timeIntervalSince1970 * 1000))
     }
 }
 

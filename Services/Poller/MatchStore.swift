@@ -1,4 +1,5 @@
 import Contracts
+import Cricket
 import Foundation
 import Postgres
 
@@ -11,6 +12,20 @@ struct MatchStore: Sendable {
     struct Row: Sendable {
         var card: MatchCard
         var isLive: Bool
+        /// Live but at close of play, stumps (`matches.close_of_play`, migration 6).
+        var closeOfPlay: Bool
+
+        init(card: MatchCard, isLive: Bool, closeOfPlay: Bool) {
+            self.card = card
+            self.isLive = isLive
+            self.closeOfPlay = closeOfPlay
+        }
+
+        /// The row of `fixture`.
+        init(_ fixture: SportMonksFixture) {
+            self.init(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status),
+                      closeOfPlay: fixture.status.isCloseOfPlay)
+        }
     }
 
     /// The hash of the fixture last published for `matchId`, if any.
@@ -23,10 +38,10 @@ struct MatchStore: Sendable {
     func recordPublished(_ row: Row, hash: String, at now: Date) async throws {
         try await database.execute(
             """
-            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, feed_hash, feed_published_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $6)
+            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, close_of_play, feed_hash, feed_published_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $6)
             ON CONFLICT (match_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, status = EXCLUDED.status,
-                is_live = EXCLUDED.is_live, card = EXCLUDED.card, feed_hash = EXCLUDED.feed_hash,
+                is_live = EXCLUDED.is_live, close_of_play = EXCLUDED.close_of_play, card = EXCLUDED.card, feed_hash = EXCLUDED.feed_hash,
                 feed_published_at = EXCLUDED.feed_published_at, updated_at = EXCLUDED.updated_at
             """, try parameters(row, now) + [hash])
     }
@@ -37,12 +52,12 @@ struct MatchStore: Sendable {
     func upsertSchedule(_ row: Row, at now: Date) async throws -> Bool {
         try await database.execute(
             """
-            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6)
+            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, close_of_play)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (match_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, status = EXCLUDED.status,
-                is_live = EXCLUDED.is_live, card = EXCLUDED.card, updated_at = EXCLUDED.updated_at
-            WHERE (matches.starts_at, matches.status, matches.is_live, matches.card)
-                IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.is_live, EXCLUDED.card)
+                is_live = EXCLUDED.is_live, close_of_play = EXCLUDED.close_of_play, card = EXCLUDED.card, updated_at = EXCLUDED.updated_at
+            WHERE (matches.starts_at, matches.status, matches.is_live, matches.close_of_play, matches.card)
+                IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.is_live, EXCLUDED.close_of_play, EXCLUDED.card)
             """, try parameters(row, now)) > 0
     }
 
@@ -63,6 +78,6 @@ struct MatchStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return [row.card.matchId, Date(timeIntervalSince1970: TimeInterval(row.card.startsAt)), row.card.status,
-                row.isLive, try PostgresJSON(encoding: row.card, encoder: encoder), now]
+                row.isLive, try PostgresJSON(encoding: row.card, encoder: encoder), now, row.closeOfPlay]
     }
 }

@@ -61,6 +61,8 @@ struct PollerConfiguration: Sendable {
         orchestrator.interval = try environment.milliseconds("ORCHESTRATOR_INTERVAL_MS", default: orchestrator.interval, in: 100...3_600_000)
         orchestrator.maxStartAttempts = try environment.int("ORCHESTRATOR_MAX_START_ATTEMPTS", default: orchestrator.maxStartAttempts, in: 0...100)
         orchestrator.retryBackoff = try environment.milliseconds("ORCHESTRATOR_RETRY_BACKOFF_MS", default: orchestrator.retryBackoff, in: 0...86_400_000)
+        orchestrator.rolloverAfter = try environment.milliseconds("ORCHESTRATOR_ROLLOVER_AFTER_MS", default: orchestrator.rolloverAfter,
+                                                                  in: 1_000...28_800_000)
         orchestrator.shards = try environment.int("PUSH_SHARDS", default: orchestrator.shards, in: 1...4096)
         orchestrator.jobTTL = try environment.milliseconds("PUSH_START_TTL_MS", default: orchestrator.jobTTL, in: 1000...86_400_000)
         ttl.interval = try environment.milliseconds("TTL_SWEEP_INTERVAL_MS", default: ttl.interval, in: 1000...86_400_000)

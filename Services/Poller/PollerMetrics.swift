@@ -13,6 +13,8 @@ struct PollerMetrics: Sendable {
     let scheduleRows: Counter
     let startJobs: Counter
     let restartJobs: Counter
+    let newDayJobs: Counter
+    let rolloverJobs: Counter
     let ttlDeleted: Counter
 
     init(registry: MetricsRegistry) {
@@ -27,6 +29,8 @@ struct PollerMetrics: Sendable {
         scheduleRows = registry.counter("poller_schedule_rows_changed_total", help: "matches rows inserted or changed by the schedule sync.")
         startJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "new"])
         restartJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "token_invalid"])
+        newDayJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "new_day"])
+        rolloverJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "rollover"])
         ttlDeleted = registry.counter("ttl_rows_deleted_total", help: "Expired rows deleted by the TTL sweep.")
     }
 

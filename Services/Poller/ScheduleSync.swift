@@ -38,7 +38,7 @@ struct ScheduleSync: Sendable {
                     metrics.error("invalid_fixture")
                     continue
                 }
-                let row = MatchStore.Row(card: MatchCardBuilder.card(fixture), isLive: MatchCardBuilder.isLive(fixture.status))
+                let row = MatchStore.Row(fixture)
                 if try await store.upsertSchedule(row, at: now) { changed += 1 }
             }
             guard case .object(let meta)? = top["meta"], case .int(let current)? = meta["current_page"],

@@ -1,13 +1,18 @@
 import Contracts
 import Foundation
 
-/// The orchestrator's push-to-start body of a match: `Contracts.LiveActivityPayload.matchStart`
+/// The orchestrator's push bodies: the push-to-start of a match, `Contracts.LiveActivityPayload.matchStart`
 /// (the same builder as the api's) over the detector's display state, or over a minimal state made
 /// from the schedule card when the detector has not described the match yet.
 enum StartPayload {
     /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card.
     static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
         try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
+    }
+
+    /// The end body of an activity replaced by a new one (`LiveActivityPayload.replaced`), same state rules.
+    static func replacedJSON(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
+        try LiveActivityPayload.replaced(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
     }
 
     /// An upcoming/live state made from the schedule card, for a match the detector has not described yet.
@@ -33,5 +38,14 @@ enum StartPayload {
             lockScreen: .init(headline: headline, detail: "\(bowling.abbr) \(bowlingLine.score)".trimmingCharacters(in: .whitespaces),
                               footer: card.statusText),
             resultLine: card.phase == .ended ? card.statusText : nil, updatedAt: updatedAt)
+    }
+}
+
+extension MatchCard {
+    /// The card used when a match's stored card cannot be read: a live match with no names.
+    static func placeholder(matchId: String) -> MatchCard {
+        MatchCard(matchId: matchId, startsAt: 0, status: "", phase: .live, title: "Match \(matchId)", subtitle: "",
+                  home: .init(name: "", abbr: "", score: "", logoUrl: nil), away: .init(name: "", abbr: "", score: "", logoUrl: nil),
+                  statusText: "Live")
     }
 }

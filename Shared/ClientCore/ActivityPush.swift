@@ -17,6 +17,8 @@ public struct ActivityPush: Sendable, Equatable {
     public var contentState: UnifiedDisplayState
     /// APNs `dismissal-date` (with `end`), Unix epoch seconds.
     public var dismissalDate: Int64?
+    /// APNs `stale-date` (with `start` and `update`), Unix epoch seconds: until when the content is current.
+    public var staleDate: Int64?
     /// `attributes-type` (with `start`): the `ActivityAttributes` type the push asks iOS to start.
     public var attributesType: String?
     /// `attributes` (with `start`): the static attributes of the activity.
@@ -26,11 +28,12 @@ public struct ActivityPush: Sendable, Equatable {
     public var matchId: String { contentState.matchId }
 
     public init(event: Event, timestamp: Int64, contentState: UnifiedDisplayState, dismissalDate: Int64? = nil,
-                attributesType: String? = nil, attributes: [String: String]? = nil) {
+                staleDate: Int64? = nil, attributesType: String? = nil, attributes: [String: String]? = nil) {
         self.event = event
         self.timestamp = timestamp
         self.contentState = contentState
         self.dismissalDate = dismissalDate
+        self.staleDate = staleDate
         self.attributesType = attributesType
         self.attributes = attributes
     }
@@ -59,7 +62,8 @@ public struct ActivityPush: Sendable, Equatable {
             let aps = try JSONDecoder().decode(Envelope.self, from: Data(bytes)).aps
             return ActivityPush(
                 event: aps.event, timestamp: aps.timestamp, contentState: aps.contentState,
-                dismissalDate: aps.dismissalDate, attributesType: aps.attributesType, attributes: aps.attributes)
+                dismissalDate: aps.dismissalDate, staleDate: aps.staleDate, attributesType: aps.attributesType,
+                attributes: aps.attributes)
         } catch {
             throw ActivityPushDecodeError(reason: String(describing: error), excerpt: String(decoding: bytes.prefix(120), as: UTF8.self))
         }
@@ -74,6 +78,7 @@ public struct ActivityPush: Sendable, Equatable {
         var event: Event
         var contentState: UnifiedDisplayState
         var dismissalDate: Int64?
+        var staleDate: Int64?
         var attributesType: String?
         var attributes: [String: String]?
 
@@ -82,6 +87,7 @@ public struct ActivityPush: Sendable, Equatable {
             case event
             case contentState = "content-state"
             case dismissalDate = "dismissal-date"
+            case staleDate = "stale-date"
             case attributesType = "attributes-type"
             case attributes
         }

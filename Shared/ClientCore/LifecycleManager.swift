@@ -3,7 +3,9 @@ import Foundation
 
 /// Owns Live Activity instances (seeds: `LiveActivityLifecycleManager`): local requests, adoption
 /// of push-started activities, dismissal reporting, restore on relaunch, content updates in
-/// timestamp order, end events, and the 30-minute stale check. One activity per match: a
+/// timestamp order, end events, and the 30-minute stale check (which honours a later `stale-date`:
+/// during lunch, tea or rain the backend sends one beyond the break, when no update comes for a
+/// while and the activity must stay). One activity per match: a
 /// push-started activity replaces an older one of the same match (the backend only push-starts
 /// when it has no live record, e.g. after token_invalid).
 public actor LifecycleManager {
@@ -16,6 +18,8 @@ public actor LifecycleManager {
         var lastApplied: Int64
         var latestContent: ActivityContent?
         var lastUpdateAt: Date
+        /// The `stale-date` of the latest applied update, if it had one.
+        var staleUntil: Date?
         var stateObserver: Task<Void, Never>
     }
 
@@ -136,6 +140,7 @@ public actor LifecycleManager {
         entry.lastApplied = push.timestamp
         entry.latestContent = push.content
         entry.lastUpdateAt = clock.now()
+        entry.staleUntil = push.staleDate.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         entries[push.matchId] = entry
         let handle = entry.handle
         await handle.update(push.content)
@@ -156,11 +161,14 @@ public actor LifecycleManager {
         await finish(matchId, content: nil, policy: .immediate, reason: reason)
     }
 
-    /// Ends every activity without an update for `staleInterval` (at exactly 30:00 too); returns their matches.
+    /// Ends every activity without an update for `staleInterval` (at exactly 30:00 too) whose latest
+    /// update's `stale-date`, if any, has passed too; returns their matches.
     @discardableResult
     public func runStaleCheck() async -> [String] {
         let now = clock.now()
-        let stale = entries.filter { now.timeIntervalSince($0.value.lastUpdateAt) >= Self.staleInterval }.keys.sorted()
+        let stale = entries.filter { _, entry in
+            now.timeIntervalSince(entry.lastUpdateAt) >= Self.staleInterval && entry.staleUntil.map { now >= $0 } ?? true
+        }.keys.sorted()
         for matchId in stale { await finish(matchId, content: nil, policy: .default, reason: .stale) }
         return stale
     }
@@ -216,7 +224,7 @@ public actor LifecycleManager {
         }
         entries[matchId] = Entry(
             handle: handle, origin: origin, lastApplied: lastApplied, latestContent: nil,
-            lastUpdateAt: lastUpdateAt ?? clock.now(), stateObserver: observer)
+            lastUpdateAt: lastUpdateAt ?? clock.now(), staleUntil: nil, stateObserver: observer)
         events.emit(.activityStarted(matchId: matchId, activityId: activityId, origin: origin))
         await onEvent(.started(handle, origin: origin))
     }

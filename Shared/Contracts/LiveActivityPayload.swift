@@ -57,22 +57,33 @@ public struct LiveActivityPayload: Sendable, Equatable {
         self.attributes = attributes
     }
 
-    /// The push for a match event: "end" with a dismissal date once the match has ended, else "update";
-    /// the alert only when the key event is priority 10.
+    /// The push for a match event: "end" with a dismissal date once the match has ended or a day of play
+    /// has closed (stumps), else "update"; the alert only when the key event is priority 10.
     /// - Parameters:
     ///   - staleAfter: seconds after `timestamp` at which the content is stale (the app ends stale activities at 30 min).
-    ///   - dismissAfter: seconds after `timestamp` at which an ended activity is removed.
-    public static func forEvent(_ event: MatchBusEvent, staleAfter: Int64 = 1800, dismissAfter: Int64 = 3600)
-        -> LiveActivityPayload
+    ///   - breakStaleAfter: the same during a stoppage (lunch, tea, drinks, rain): nothing changes until play
+    ///     resumes, so the content stays fresh beyond the break and the activity is kept.
+    ///   - dismissAfter: seconds after `timestamp` at which an activity ended by the match's end is removed.
+    ///   - closeOfPlayDismissAfter: the same for a day's close: the close-of-play state stays for the evening.
+    public static func forEvent(_ event: MatchBusEvent, staleAfter: Int64 = 1800, breakStaleAfter: Int64 = 7200,
+                                dismissAfter: Int64 = 3600, closeOfPlayDismissAfter: Int64 = 14_400) -> LiveActivityPayload
     {
         let timestamp = event.emittedAt / 1000
-        let ends = event.endsMatch
+        let ends = event.endsActivities
         let key = event.keyEvent
         let alert = key.flatMap { $0.priority >= 10 ? $0.alert : nil }.map { PushAlert(title: $0.title, body: $0.body) }
+        let dismissal = ends ? timestamp + (event.endsDay ? closeOfPlayDismissAfter : dismissAfter) : nil
         return LiveActivityPayload(
             event: ends ? .end : .update, timestamp: timestamp, contentState: event.displayState,
-            staleDate: ends ? nil : timestamp + staleAfter, dismissalDate: ends ? timestamp + dismissAfter : nil,
+            staleDate: ends ? nil : timestamp + (event.phase == .interrupted ? breakStaleAfter : staleAfter),
+            dismissalDate: dismissal,
             relevanceScore: Double(key?.priority ?? 5), alert: alert)
+    }
+
+    /// The end of an activity replaced by a new one (the rollover before iOS's 8-hour limit): "end" with
+    /// the current state, dismissed at once (the new activity shows the same state), no alert.
+    public static func replaced(state: UnifiedDisplayState, timestamp: Int64) -> LiveActivityPayload {
+        LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp, relevanceScore: 5)
     }
 
     /// A push-to-start body: "start" with the attributes type and attributes, and the alert iOS requires.

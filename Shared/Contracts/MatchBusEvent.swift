@@ -32,6 +32,13 @@ public struct MatchBusEvent: VersionedMessage, Equatable {
 
     /// True when this event ends the match's Live Activities (event "end" with a dismissal-date).
     public var endsMatch: Bool { phase == .ended }
+
+    /// True when this event closes a day of play (stumps) of a match that goes on: the day's Live
+    /// Activities end with it, showing the close-of-play state, and new ones start when play resumes.
+    public var endsDay: Bool { keyEvent?.kind == .stumps && !endsMatch }
+
+    /// True when the pushes of this event are end pushes: the match's end or a day's close.
+    public var endsActivities: Bool { endsMatch || endsDay }
 }
 
 /// Something that happened in a match.
@@ -76,6 +83,8 @@ public enum KeyEventKind: String, Codable, Sendable, CaseIterable {
     case superOver
     case interruption
     case resumed
+    /// Close of play on a day of a multi-day match ("Stump Day N"); silent, it ends the day's activities.
+    case stumps
     case result
     case matchEnd
 }

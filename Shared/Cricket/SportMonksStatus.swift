@@ -95,6 +95,12 @@ public enum SportMonksStatus: Sendable, Hashable, Codable, CustomStringConvertib
         }
     }
 
+    /// True at close of play on a day of a multi-day match ("Stump Day N"): the match is still live,
+    /// but nothing happens until play resumes the next day.
+    public var isCloseOfPlay: Bool {
+        if case .stumps = self { true } else { false }
+    }
+
     public var description: String { rawValue }
 
     /// Decodes from the raw string; never fails on an unknown value.

@@ -10,6 +10,12 @@ public struct ReplayPosition: Sendable, Hashable, Codable, CustomStringConvertib
         case inningsBreak
         /// Play stopped (rain): "Int.".
         case interrupted
+        /// The lunch interval of a day of a multi-day match: "Lunch".
+        case lunch
+        /// The tea interval: "Tea Break".
+        case tea
+        /// Close of play at the end of a day that is not the last: "Stump Day N".
+        case stumps
         /// Called off without a result: "Aban.".
         case abandoned
         /// Over with a result: "Finished".
@@ -33,13 +39,43 @@ public struct ReplayPosition: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     public var description: String { "\(phase.rawValue)@\(deliveries)" }
+
+    /// True for the positions a replay holds for a while: innings breaks and every stoppage.
+    public var isBreak: Bool {
+        switch phase {
+        case .inningsBreak, .interrupted, .lunch, .tea, .stumps: true
+        case .notStarted, .inningsInProgress, .abandoned, .finished: false
+        }
+    }
 }
 
 extension CricsheetMatch {
     /// The canonical sequence of positions of a full replay:
     /// not started → every delivery of the 1st innings → innings break → … → the last delivery →
     /// finished; or, for a no-result match, → interrupted → abandoned. Super overs follow the main innings.
+    ///
+    /// A match played over several dates also has its days (`MatchDays`): lunch after the first third
+    /// of a day's deliveries, tea after two thirds, and stumps after its last one (except the match's last
+    /// day). A break due after a delivery that ends an innings comes after that innings break.
     public func replayTimeline() -> [ReplayPosition] {
+        let days = MatchDays(match: self)
+        guard days.count > 1 else { return ballTimeline() }
+        var positions: [ReplayPosition] = []
+        let base = ballTimeline()
+        for (index, position) in base.enumerated() {
+            positions.append(position)
+            let next = index + 1 < base.count ? base[index + 1] : nil
+            // Insert after the last position showing these deliveries (a following innings break first).
+            guard position.phase != .notStarted, next?.deliveries != position.deliveries, next?.phase == .inningsInProgress,
+                  let phase = days.breakAfter(deliveries: position.deliveries)
+            else { continue }
+            positions.append(ReplayPosition(deliveries: position.deliveries, phase: phase))
+        }
+        return positions
+    }
+
+    /// The timeline without the days' breaks.
+    func ballTimeline() -> [ReplayPosition] {
         var positions: [ReplayPosition] = [.notStarted]
         var bowled = 0
         let played = innings.filter { $0.deliveryCount > 0 }

@@ -37,8 +37,7 @@ public struct SportMonksFixtureBuilder: Sendable {
                                  uniquingKeysWith: { first, _ in first })
         let info = match.info
         times = Timestamps(firstDay: info.dates.first, startHourUTC: options.startHourUTC,
-                           secondsPerDelivery: options.secondsPerDelivery, days: info.dates.count,
-                           totalDeliveries: match.totalDeliveries)
+                           secondsPerDelivery: options.secondsPerDelivery, days: MatchDays(match: match))
         let eventName = info.event?.name ?? "\(info.matchType) \(info.season)"
         leagueId = StableIDs.entity("league", eventName)
         seasonId = StableIDs.entity("season", eventName + "/" + info.season)
@@ -166,6 +165,9 @@ public struct SportMonksFixtureBuilder: Sendable {
         case .notStarted: return .notStarted
         case .inningsBreak: return .inningsBreak
         case .interrupted: return .interrupted
+        case .lunch: return .lunch
+        case .tea: return .teaBreak
+        case .stumps: return .stumps(day: times.days.dayNumber(afterDeliveries: position.deliveries))
         case .abandoned: return .abandoned
         case .finished: return .finished
         case .inningsInProgress:
@@ -179,7 +181,7 @@ public struct SportMonksFixtureBuilder: Sendable {
         switch position.phase {
         case .notStarted: return nil
         case .finished, .abandoned: return ResultText.result(of: match.info.outcome)
-        case .inningsInProgress, .inningsBreak, .interrupted: break
+        case .inningsInProgress, .inningsBreak, .interrupted, .lunch, .tea, .stumps: break
         }
         guard let current = replay.current else { return nil }
         // In a break the innings to come decides the target; while playing, the current one.

@@ -7,7 +7,7 @@ import Contracts
 /// - a *revised* target (D/L): it changes what the chasing side needs mid-match and nothing else tells them.
 /// Silent: fours, sixes, runs, match start (the push-to-start already says it), the first target (the
 /// innings-end alert carries it), interruptions and resumptions (rain can stop and start many times; the
-/// Lock Screen shows "Play interrupted" without buzzing).
+/// Lock Screen shows "Play interrupted" without buzzing), close of play (its end push shows the state).
 ///
 /// Within one snapshot only the most important alert sounds (result > hat-trick > five-for > hundred >
 /// super over > fifty > innings end > wicket > revised target); the others are emitted silently, so one
@@ -18,7 +18,7 @@ public enum AlertPolicy {
         switch event.kind {
         case .wicket, .fifty, .hundred, .fiveFor, .hatTrick, .inningsEnd, .result, .superOver: true
         case .targetSet: event.isRevision
-        case .matchStart, .runs, .four, .six, .interruption, .resumed, .matchEnd: false
+        case .matchStart, .runs, .four, .six, .interruption, .resumed, .stumps, .matchEnd: false
         }
     }
 
@@ -34,7 +34,7 @@ public enum AlertPolicy {
         case .inningsEnd: 55
         case .wicket: 50
         case .targetSet: 45
-        case .interruption, .resumed: 20
+        case .interruption, .resumed, .stumps: 20
         case .six: 12
         case .four: 11
         case .matchStart, .runs: 0

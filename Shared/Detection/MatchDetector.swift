@@ -55,7 +55,7 @@ public struct MatchDetector: Sendable {
         let keyEvents = AlertPolicy.keyEvents(for: detected, cooldowns: &cooldowns, now: polledAt)
         // The footer describes the LATEST event of the snapshot (a catch-up of several balls must not
         // show an older one as the latest); among events of that same delivery, the weightiest.
-        let footerEvents = detected.filter { $0.kind != .runs && $0.kind != .matchStart }
+        let footerEvents = detected.filter { $0.kind != .runs && $0.kind != .matchStart && $0.kind != .stumps }
         let latest = footerEvents.map(\.position).max()
         let footer = footerEvents.filter { $0.position == latest }
             .max { AlertPolicy.rank($0.kind) < AlertPolicy.rank($1.kind) }?.line
@@ -68,7 +68,9 @@ public struct MatchDetector: Sendable {
         // Live Activity on the first `.ended` event, so an alert on a later one would reach nobody (the
         // fault suite lost the result alert this way). Earlier events of the ending snapshot keep the
         // phase the match had before, and alert-worthy events go last (stable order otherwise).
-        let ordered = phase == .ended ? keyEvents.filter { $0.priority != 10 } + keyEvents.filter { $0.priority == 10 } : keyEvents
+        // A day's close ends the day's activities the same way, so it goes last of its snapshot too.
+        let ordered = phase == .ended ? keyEvents.filter { $0.priority != 10 } + keyEvents.filter { $0.priority == 10 }
+            : keyEvents.filter { $0.kind != .stumps } + keyEvents.filter { $0.kind == .stumps }
         let phaseBeforeEnd = state.phase.flatMap { $0 == .ended ? nil : $0 } ?? .live
         let total = ordered.isEmpty ? (display != state.displayState ? 1 : 0) : ordered.count
         func emit(_ keyEvent: KeyEvent?) {
@@ -113,7 +115,7 @@ public struct MatchDetector: Sendable {
     func remember(_ event: DetectedEvent, analysis: MatchAnalysis, in state: inout DetectorState) {
         switch event.kind {
         case .fifty, .hundred, .fiveFor, .hatTrick: state.milestones.insert(event.key)
-        case .matchStart, .inningsEnd, .superOver, .result: state.phaseKeys.insert(event.key)
+        case .matchStart, .inningsEnd, .superOver, .stumps, .result: state.phaseKeys.insert(event.key)
         case .targetSet:
             if let target = analysis.activeTarget, event.scoreboard == target.scoreboard {
                 state.announcedTargets[target.scoreboard] = target.signature

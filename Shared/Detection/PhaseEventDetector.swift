@@ -2,8 +2,8 @@ import Contracts
 import Cricket
 
 /// Match-level events: match start, super over start, innings end, target set or revised (D/L),
-/// interruption and resumption, result — each announced once (keys in `DetectorState.phaseKeys`,
-/// targets in `announcedTargets`, stoppages by status transition).
+/// interruption and resumption, close of play on a day of a multi-day match, result — each announced
+/// once (keys in `DetectorState.phaseKeys`, targets in `announcedTargets`, stoppages by status transition).
 struct PhaseEventDetector {
     let analysis: MatchAnalysis
     let teams: TeamScores
@@ -60,6 +60,10 @@ struct PhaseEventDetector {
         } else if wasInterrupted, phase == .live {
             add(.resumed, "resumed:\(analysis.maxBallId)", analysis.current?.scoreboard, "Play resumed",
                 StatusLine(analysis: analysis, teams: teams).text(phase: phase), position: end, sub: 21)
+        }
+        if case .stumps(let day) = analysis.fixture.status, !state.phaseKeys.contains("stumps:\(day)") {
+            add(.stumps, "stumps:\(day)", analysis.current?.scoreboard, "Stumps, Day \(day)",
+                StatusLine(analysis: analysis, teams: teams).text(phase: phase), position: end, sub: 25)
         }
         if phase == .ended, !state.phaseKeys.contains("result") {
             add(.result, "result", nil, "Result", StatusLine(analysis: analysis, teams: teams).result(), position: end, sub: 30)

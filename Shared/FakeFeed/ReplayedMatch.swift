@@ -4,7 +4,7 @@ import Foundation
 /// One Cricsheet match on the fake feed's schedule: its timeline of replay positions and where
 /// the replay stands (scheduled, running, paused or idle).
 ///
-/// The timeline is the match's `replayTimeline()` with every innings break and interruption held for
+/// The timeline is the match's `replayTimeline()` with every innings break and stoppage (lunch, tea, stumps, rain) held for
 /// `breakSteps` steps; step `s` shows `timeline[min(s, last)]`. A running replay advances one step
 /// every `1 / speed` seconds.
 public struct ReplayedMatch: Sendable {
@@ -36,8 +36,7 @@ public struct ReplayedMatch: Sendable {
         self.builder = SportMonksFixtureBuilder(match: match)
         var steps: [ReplayPosition] = []
         for position in match.replayTimeline() {
-            let held = position.phase == .inningsBreak || position.phase == .interrupted
-            steps.append(contentsOf: repeatElement(position, count: held ? max(1, breakSteps) : 1))
+            steps.append(contentsOf: repeatElement(position, count: position.isBreak ? max(1, breakSteps) : 1))
         }
         self.timeline = steps
         self.startsAt = startsAt

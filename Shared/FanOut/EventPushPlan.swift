@@ -11,7 +11,7 @@ public struct EventPushPlan: Sendable, Equatable {
     public let eventId: String
     public let matchId: String
     public let seq: Int64
-    /// liveactivity-end when the event ends the match, else liveactivity-update.
+    /// liveactivity-end when the event ends the match or a day of play, else liveactivity-update.
     public let kind: PushKind
     /// 10 for key events (priority ≥ 10) and end events, else 5.
     public let priority: Int
@@ -26,7 +26,9 @@ public struct EventPushPlan: Sendable, Equatable {
     /// Builds the payload (trimming the state if it is over 4,096 bytes) and the push parameters.
     /// - Throws: `LiveActivityPayloadError` when even the most trimmed payload does not fit or cannot be encoded.
     public init(event: MatchBusEvent, policy: PushPolicy) throws(LiveActivityPayloadError) {
-        let payload = LiveActivityPayload.forEvent(event, staleAfter: policy.staleAfter, dismissAfter: policy.dismissAfter)
+        let payload = LiveActivityPayload.forEvent(event, staleAfter: policy.staleAfter, breakStaleAfter: policy.breakStaleAfter,
+                                                   dismissAfter: policy.dismissAfter,
+                                                   closeOfPlayDismissAfter: policy.closeOfPlayDismissAfter)
         var text: String
         var step = 0
         do {
@@ -49,12 +51,12 @@ public struct EventPushPlan: Sendable, Equatable {
         eventId = event.eventId
         matchId = event.matchId
         seq = event.seq
-        kind = event.endsMatch ? .liveActivityEnd : .liveActivityUpdate
-        priority = event.endsMatch || isKey ? 10 : 5
+        kind = event.endsActivities ? .liveActivityEnd : .liveActivityUpdate
+        priority = event.endsActivities || isKey ? 10 : 5
         relevanceScore = payload.relevanceScore
         self.payload = text
         trimStep = step
-        expiresAfter = event.endsMatch ? policy.endExpiration : isKey ? policy.keyEventExpiration : policy.updateExpiration
+        expiresAfter = event.endsActivities ? policy.endExpiration : isKey ? policy.keyEventExpiration : policy.updateExpiration
     }
 
     /// "eventId:shard:chunk".

@@ -4,11 +4,11 @@ import Contracts
 ///
 /// A plain update (not priority 10, not an end) is dropped when the same batch already holds a newer
 /// event (higher `seq`) of the same match: the newer one carries a newer display state, and ActivityKit
-/// would show only the newest anyway. Key events (priority ≥ 10) and end events are never dropped.
+/// would show only the newest anyway. Key events (priority ≥ 10) and end events (a match's or a day's) are never dropped.
 public enum LatestWins {
     /// True when `event` must be fanned out even if a newer one is queued.
     public static func isProtected(_ event: MatchBusEvent) -> Bool {
-        event.endsMatch || (event.keyEvent?.priority ?? 0) >= 10
+        event.endsActivities || (event.keyEvent?.priority ?? 0) >= 10
     }
 
     /// One flag per event, in input order: true to fan it out, false when it is coalesced away.

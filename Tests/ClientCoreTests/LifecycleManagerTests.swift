@@ -165,6 +165,22 @@ import Testing
         #expect(await manager.runStaleCheck() == ["m1"])
     }
 
+    /// Lunch: the backend's update at the break carries a stale-date beyond it, and no update comes for
+    /// 40 minutes; the activity stays until that stale-date, then the 30-minute rule applies.
+    @Test func aStaleDateBeyondABreakKeepsTheActivityThroughIt() async throws {
+        let manager = makeManager()
+        try await manager.request(matchId: "m1", initialState: displayState(updatedAt: 10))
+        var lunch = update(at: 20, score: "1/0")
+        lunch.staleDate = clock.epoch + 2 * 3600
+        #expect(await manager.apply(lunch) == .applied)
+        clock.advance(by: 40 * 60)
+        #expect(await manager.runStaleCheck() == [], "40 minutes of lunch: still before the stale-date")
+        clock.advance(by: 80 * 60 - 1)
+        #expect(await manager.runStaleCheck() == [])
+        clock.advance(by: 1)
+        #expect(await manager.runStaleCheck() == ["m1"], "past the stale-date and 30 minutes without an update")
+    }
+
     @Test func anIgnoredOlderUpdateDoesNotRestartTheStaleTimer() async throws {
         let manager = makeManager()
         try await manager.request(matchId: "m1", initialState: displayState(updatedAt: 10))

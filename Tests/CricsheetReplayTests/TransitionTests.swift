@@ -6,12 +6,13 @@ import Testing
 
 /// Status and note transitions over whole replays, D/L targets, super overs, a Test declaration.
 @Suite struct TransitionTests {
-    /// Status strings over the replay timeline with consecutive repeats collapsed.
-    func statuses(_ id: Int) throws -> [String] {
+    /// Status strings over the replay timeline with consecutive repeats collapsed (without the days'
+    /// lunch, tea and stumps unless `days`).
+    func statuses(_ id: Int, days: Bool = false) throws -> [String] {
         let match = try DataDirectory.match(id)
         let builder = SportMonksFixtureBuilder(match: match)
         var out: [String] = []
-        for position in match.replayTimeline() {
+        for position in match.replayTimeline() where days || ![.lunch, .tea, .stumps].contains(position.phase) {
             let raw = builder.fixture(at: position).status.rawValue
             if out.last != raw { out.append(raw) }
         }
@@ -97,6 +98,33 @@ import Testing
         let done = SportMonksFixtureBuilder(match: bowlOut).fixture(at: bowlOut.finalPosition)
         #expect(done.note == "Match tied (India won the bowl-out)")
         #expect(done.superOver == false)
+    }
+
+    /// A Test replays its days: per day lunch after a third of its deliveries, tea after two thirds,
+    /// stumps at its end (not the last day's), each stumps numbered with the day its last ball was bowled.
+    @Test(arguments: [1152848, 1426557]) func aTestMatchHasItsDays(id: Int) throws {
+        let match = try DataDirectory.match(id)
+        let days = match.info.dates.count
+        #expect(days >= 4)
+        let builder = SportMonksFixtureBuilder(match: match)
+        let all = try statuses(id, days: true)
+        #expect(all.filter { $0.hasPrefix("Stump Day ") } == (1..<days).map { "Stump Day \($0)" })
+        #expect(all.count { $0 == "Lunch" } == days && all.count { $0 == "Tea Break" } == days)
+        for position in match.replayTimeline() where position.phase == .stumps {
+            let fixture = builder.fixture(at: position)
+            guard case .stumps(let day) = fixture.status else { Issue.record("\(position): \(fixture.status)"); continue }
+            let last = try #require(fixture.balls?.compactMap(\.updatedAt).max())
+            #expect(last.hasPrefix(match.info.dates[day - 1]), "day \(day)'s last ball was bowled on its date")
+            #expect(fixture.live == true)
+        }
+        #expect(MatchDays(match: match).dayNumber(afterDeliveries: match.totalDeliveries) == days)
+    }
+
+    @Test func aOneDayMatchHasNoDays() throws {
+        for id in [1304076, 1144504] {
+            let timeline = try DataDirectory.match(id).replayTimeline()
+            #expect(!timeline.contains { [.lunch, .tea, .stumps].contains($0.phase) }, "\(id)")
+        }
     }
 
     @Test func testMatchDeclarationAndFourthInnings() throws {

@@ -31,6 +31,46 @@ import Testing
         #expect(last.hasPrefix("Day 4 · "), "\(last)")
     }
 
+    @Test("close of play: one silent stumps event per day but the last, last of its snapshot, with the day's close in the status; lunch and tea change only the status")
+    func closeOfPlay() throws {
+        let match = try DataDirectory.match(1152848)
+        let builder = SportMonksFixtureBuilder(match: match)
+        let detector = MatchDetector()
+        var state: DetectorState?
+        var polledAt: Int64 = 1_800_000_000_000
+        var stumps: [(day: Int, event: MatchBusEvent)] = []
+        var breakTexts: [String] = []
+        let timeline = match.replayTimeline()
+        for (index, position) in timeline.enumerated() {
+            // Every break, the positions around one, and every 25th delivery: enough to cross each day.
+            let nearBreak = timeline[max(0, index - 1)...min(timeline.count - 1, index + 1)].contains { $0.isBreak }
+            guard position.isBreak || nearBreak || position.deliveries % 25 == 0 || index == timeline.count - 1 else { continue }
+            polledAt += 30_000
+            let fixture = builder.fixture(at: position)
+            let outcome = detector.process(fixture: fixture, matchId: "1152848", polledAt: polledAt, state: state)
+            state = outcome.state
+            if position.phase == .lunch || position.phase == .tea {
+                breakTexts.append(outcome.state.displayState?.statusText ?? "")
+                #expect(outcome.events.allSatisfy { $0.keyEvent?.priority != 10 && !$0.endsActivities }, "\(position)")
+            }
+            for (offset, event) in outcome.events.enumerated() where event.keyEvent?.kind == .stumps {
+                guard case .stumps(let day) = fixture.status else { Issue.record("stumps event at \(fixture.status)"); continue }
+                stumps.append((day, event))
+                #expect(offset == outcome.events.count - 1, "the day's close is the last event of its snapshot")
+            }
+        }
+        let days = match.info.dates.count
+        #expect(stumps.map(\.day) == Array(1..<days))
+        for (day, event) in stumps {
+            #expect(event.endsDay && !event.endsMatch && event.phase == .interrupted)
+            #expect(event.keyEvent?.priority == 5 && event.keyEvent?.alert == nil, "silent")
+            #expect(event.displayState.statusText.hasPrefix("Stumps · Day \(day) · "), "\(event.displayState.statusText)")
+        }
+        #expect(breakTexts.count == 2 * days)
+        #expect(breakTexts.allSatisfy { $0.hasPrefix("Lunch · Day ") || $0.hasPrefix("Tea · Day ") }, "\(breakTexts)")
+        #expect(state?.phase == .ended)
+    }
+
     @Test("a target only in the fourth innings; a lead in the third")
     func targetOnlyInTheFourthInnings() throws {
         // 1152848: innings 3 (Australia, 246) leads; innings 4 chases 359.

@@ -86,8 +86,9 @@ struct FanOutIntegrationTests {
         await database.shutdown()
     }
 
-    @Test("match end: end pushes with a dismissal-date to every active row, then every row of the match ended/match_end")
-    func matchEnd() async throws {
+    @Test("match end and a day's close: end pushes with a dismissal-date to every active row, then every row of the match ended (match_end, day_end)",
+          arguments: [false, true])
+    func matchEnd(closeOfPlay: Bool) async throws {
         let database = try await TestSupport.database()
         let jobsTopic = try await TestSupport.topic("la-jobs-end")
         let producer = try TestSupport.producer()
@@ -99,8 +100,12 @@ struct FanOutIntegrationTests {
         let registry = MetricsRegistry()
         let processor = TestSupport.processor(database: database, producer: producer, jobsTopic: jobsTopic, registry: registry)
 
-        let end = TestSupport.event(matchId: matchId, seq: 99, key: KeyEvent(kind: .result, priority: 10, alert: Alert(title: "India won", body: "by 5 wickets")),
-                                    phase: .ended)
+        let end = closeOfPlay
+            ? TestSupport.event(matchId: matchId, seq: 99, key: KeyEvent(kind: .stumps, priority: 5, alert: nil), phase: .interrupted)
+            : TestSupport.event(matchId: matchId, seq: 99, key: KeyEvent(kind: .result, priority: 10, alert: Alert(title: "India won", body: "by 5 wickets")),
+                                phase: .ended)
+        let reason = closeOfPlay ? "day_end" : "match_end"
+        let dismissAfter = closeOfPlay ? PushPolicy().closeOfPlayDismissAfter : PushPolicy().dismissAfter
         try await processor.handle(end)
         let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { $0.reduce(0) { $0 + $1.job.targets.count } >= 30 }
         #expect(read.flatMap(\.job.targets).count == 30)
@@ -108,20 +113,21 @@ struct FanOutIntegrationTests {
             #expect(entry.job.kind == .liveActivityEnd && entry.job.priority == 10)
             let aps = (try JSONSerialization.jsonObject(with: Data(entry.job.payload.utf8)) as! [String: Any])["aps"] as! [String: Any]
             #expect(aps["event"] as? String == "end")
-            #expect(aps["dismissal-date"] as? Int64 == end.emittedAt / 1000 + PushPolicy().dismissAfter)
+            #expect(aps["dismissal-date"] as? Int64 == end.emittedAt / 1000 + dismissAfter)
+            #expect(aps["alert"] == nil || !closeOfPlay, "close of play is silent")
         }
         let rows = try await database.query("SELECT status, end_reason, count(*)::int AS n FROM live_activities WHERE match_id = $1 GROUP BY 1, 2", [matchId])
         #expect(rows.count == 1)
         #expect(try rows.first?.decode("status", as: String.self) == "ended")
-        #expect(try rows.first?.decode("end_reason", as: String?.self) == "match_end")
+        #expect(try rows.first?.decode("end_reason", as: String?.self) == reason)
         #expect(try rows.first?.decode("n", as: Int.self) == 31)
         let other = try await database.query("SELECT count(*)::int AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId + "-other"])
         #expect(try other.first?.decode("n", as: Int.self) == 6)
-        #expect(registry.render().contains(#"la_rows_ended_total{reason="match_end"} 31"#))
+        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 31"))
 
         // A replayed end event: same end jobs, no more rows to end.
         try await processor.handle(end)
-        #expect(registry.render().contains(#"la_rows_ended_total{reason="match_end"} 31"#))
+        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 31"))
         try await producer.shutdown()
         await database.shutdown()
     }

@@ -124,6 +124,38 @@ struct FanOutUnitTests {
         #expect(job.jobId == "m:4:7:2" && job.expiration == 1_800_000_600 && job.createdAt == 1_800_000_000_500 && job.seq == 4)
     }
 
+    @Test("close of play: a silent stumps event is an end push (priority 10, no alert) dismissed after the evening, never coalesced or skipped; a break's update stays fresh beyond it")
+    func closeOfPlayAndBreaks() throws {
+        let policy = PushPolicy(updateExpiration: 60, keyEventExpiration: 600, endExpiration: 3600, staleAfter: 1800,
+                                breakStaleAfter: 7200, dismissAfter: 900, closeOfPlayDismissAfter: 14_400)
+        var stumps = Self.event("m", 9, phase: .interrupted)
+        stumps.keyEvent = KeyEvent(kind: .stumps, priority: 5, alert: nil)
+        #expect(stumps.endsDay && stumps.endsActivities && !stumps.endsMatch)
+        let plan = try EventPushPlan(event: stumps, policy: policy)
+        #expect(plan.kind == .liveActivityEnd && plan.priority == 10 && plan.expiresAfter == 3600)
+        let aps = try #require(try JSONSerialization.jsonObject(with: Data(plan.payload.utf8)) as? [String: Any])["aps"] as! [String: Any]
+        let emitted = stumps.emittedAt / 1000
+        #expect(aps["event"] as? String == "end" && aps["dismissal-date"] as? Int64 == emitted + 14_400)
+        #expect(aps["alert"] == nil && aps["stale-date"] == nil)
+
+        #expect(LatestWins.keep([stumps, Self.event("m", 10)]) == [true, true], "a day's end is never coalesced away")
+        let filter = RepeatedUpdateFilter()
+        var before = stumps
+        before.seq = 8
+        before.keyEvent = nil
+        filter.fannedOut(before)
+        #expect(!filter.isRepeat(stumps), "a day's end with the same state and time is not a repeat")
+
+        var lunch = Self.event("m", 5, phase: .interrupted)
+        lunch.displayState.statusText = "Lunch · Day 2 · IND lead by 41"
+        let lunchAps = try #require(try JSONSerialization.jsonObject(with: Data(try EventPushPlan(event: lunch, policy: policy).payload.utf8))
+                                    as? [String: Any])["aps"] as! [String: Any]
+        #expect(lunchAps["event"] as? String == "update" && lunchAps["stale-date"] as? Int64 == lunch.emittedAt / 1000 + 7200)
+        var stumpsOnEnd = stumps
+        stumpsOnEnd.phase = .ended
+        #expect(!stumpsOnEnd.endsDay && stumpsOnEnd.endsMatch, "stumps in the ending snapshot: the match's end wins")
+    }
+
     @Test("the fast job encoder writes exactly MessageCodec's bytes, escapes included")
     func encoderMatchesCodec() throws {
         var tricky = ""

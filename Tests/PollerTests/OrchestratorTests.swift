@@ -179,6 +179,102 @@ import Testing
         await PollerTestSupport.dropSchema(schema, database)
     }
 
+    /// Close of play: nobody is started while the match is at stumps (not a day_end row, not a new
+    /// follower); once play resumes every day_end row gets a fresh push-to-start with a new job id, and
+    /// the token_invalid budget counts from it.
+    @Test func dayEndRowsStartAgainWhenPlayResumesWithAFreshBudget() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 43)
+        let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try await database.execute(
+            "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, 'Stump Day 1', true, true)", [matchId])
+        for (user, n) in [("u1", 1), ("u2", 2), ("u3", 3)] {
+            try await Self.device(database, user: user, device: "d1", pushToStart: Self.token(n))
+            try await Self.follow(database, user: user, match: matchId)
+        }
+        // u1's day ended at stumps after two re-starts; u2's activity had run out of re-starts on day 1; u3 followed overnight.
+        try await database.execute(
+            """
+            INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason, start_attempts, updated_at)
+            VALUES ($1, 'u1', 'd1', 'ended', 'day_end', 3, $2), ($1, 'u2', 'd1', 'ended', 'token_invalid', 3, $2)
+            """, [matchId, clock.now()])
+        var settings = MatchOrchestrator.Settings()
+        settings.maxStartAttempts = 2
+        settings.retryBackoff = .zero
+        let orchestrator = Self.orchestrator(database, producer, clock: clock, settings: settings)
+        #expect(try await orchestrator.runOnce() == .init(), "at stumps nobody is started")
+
+        try await database.execute("UPDATE matches SET status = '3rd Innings', close_of_play = false WHERE match_id = $1", [matchId])
+        clock.advance(by: 60)
+        #expect(try await orchestrator.runOnce() == .init(started: 1, newDay: 1, exhausted: 1),
+                "u1's new day, u3's first start; u2's token_invalid budget is spent")
+        let u1 = try #require(try await database.query(
+            "SELECT status, start_attempts, day_start_attempt FROM live_activities WHERE match_id = $1 AND user_id = 'u1'", [matchId]).first)
+        #expect(try u1.decode("status", as: String.self) == "pending")
+        #expect(try u1.decode("start_attempts", as: Int.self) == 4 && u1.decode("day_start_attempt", as: Int.self) == 4)
+
+        // The new day's activity dies: it is re-started (the budget counts from the day's start).
+        #expect(try await database.execute(
+            "UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid' WHERE match_id = $1 AND user_id = 'u1'",
+            [matchId]) == 1)
+        #expect(try await orchestrator.runOnce() == .init(restarted: 1, exhausted: 1))
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        #expect(jobs.map(\.job.jobId).sorted() == ["start:\(matchId):u1:d1:4", "start:\(matchId):u1:d1:5", "start:\(matchId):u3:d1:1"])
+        #expect(jobs.allSatisfy { $0.job.kind == .liveActivityStart })
+        try await producer.shutdown()
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+
+    /// An activity about to reach iOS's 8-hour limit is ended (dismissed at once) and started again; a
+    /// younger one, and one of a match at stumps, are left alone.
+    @Test func anActivityNearTheEightHourLimitIsEndedAndStartedAgain() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 44), stumped = matchId + "-stumps"
+        let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try await database.execute(
+            "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, '1st Innings', true, false), ($2, 'Stump Day 2', true, true)",
+            [matchId, stumped])
+        var state = StartPayload.minimalState(MatchCard.placeholder(matchId: matchId), updatedAt: 1_800_000_000)
+        state.statusText = "Day 1 · rain-delayed"
+        try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
+                                   [matchId, try PostgresJSON(encoding: state)])
+        for (user, n) in [("old", 1), ("young", 2)] {
+            try await Self.device(database, user: user, device: "d1", pushToStart: Self.token(n))
+            try await Self.follow(database, user: user, match: matchId)
+        }
+        let eightHoursAgo = clock.now().addingTimeInterval(-8 * 3600)
+        try await database.execute(
+            """
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, start_attempts, activated_at)
+            VALUES ($1, 'old', 'd1', 'active', 'update-old', 1, $2), ($1, 'young', 'd1', 'active', 'update-young', 1, $3),
+                   ($4, 'old', 'd1', 'active', 'update-stumped', 1, $2)
+            """, [matchId, eightHoursAgo, clock.now().addingTimeInterval(-3600), stumped])
+        let orchestrator = Self.orchestrator(database, producer, clock: clock)
+        #expect(try await orchestrator.runOnce() == .init(rolledOver: 1))
+        #expect(try await orchestrator.runOnce() == .init(), "once")
+
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 2)
+        let end = try #require(jobs.first { $0.job.kind == .liveActivityEnd }?.job)
+        let start = try #require(jobs.first { $0.job.kind == .liveActivityStart }?.job)
+        #expect(end.targets.map(\.token) == ["update-old"] && end.jobId == "rollover:\(matchId):old:d1:2")
+        #expect(start.targets.map(\.token) == [Self.token(1)] && start.jobId == "start:\(matchId):old:d1:2")
+        let aps = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(end.payload.utf8))["aps"])
+        #expect(aps["event"] == .string("end") && aps["dismissal-date"] == aps["timestamp"] && aps["alert"] == nil)
+        #expect(aps["content-state"]?["statusText"] == .string("Day 1 · rain-delayed"))
+        let rows = try await database.query(
+            "SELECT match_id, user_id, status, start_attempts, day_start_attempt FROM live_activities ORDER BY 1, 2")
+        let summary = try rows.map { row in
+            let match = try row.decode("match_id", as: String.self) == matchId ? "m" : "s"
+            return "\(match):\(try row.decode("user_id", as: String.self)):\(try row.decode("status", as: String.self)):"
+                + "\(try row.decode("start_attempts", as: Int.self)):\(try row.decode("day_start_attempt", as: Int.self))"
+        }
+        #expect(summary == ["m:old:pending:2:2", "m:young:active:1:1", "s:old:active:1:1"])
+        try await producer.shutdown()
+        await PollerTestSupport.dropSchema(schema, database)
+    }
+
     @Test func ttlSweepDeletesExpiredRowsInBatches() async throws {
         let (database, schema) = try await PollerTestSupport.database()
         let clock = ManualWallClock(Date())

@@ -13,7 +13,8 @@ struct ActivityStore: Sendable {
     }
 
     /// Registers `token` for (match, user, device):
-    /// - a PENDING or ACTIVE row becomes ACTIVE with the token (rotation replaces it in place);
+    /// - a PENDING or ACTIVE row becomes ACTIVE with the token (rotation replaces it in place, keeping
+    ///   `activated_at`, the activity's start for the 8-hour rollover);
     /// - an ENDED row, or no row at all, becomes ACTIVE only while the user follows the match
     ///   (an activity started locally or re-started after token_invalid); otherwise `.notFollowing`.
     func register(userId: String, matchId: String, deviceId: String, token: String, now: Date) async throws -> TokenOutcome {
@@ -31,10 +32,13 @@ struct ActivityStore: Sendable {
             guard live || following else { return .notFollowing }
             try await connection.execute(
                 """
-                INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at, expires_at)
-                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6)
+                INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at,
+                                             expires_at, activated_at)
+                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $5)
                 ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
                     status = 'active', end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
+                    activated_at = CASE WHEN live_activities.status = 'active' THEN live_activities.activated_at
+                                        ELSE EXCLUDED.activated_at END,
                     expires_at = COALESCE(EXCLUDED.expires_at, live_activities.expires_at)
                 """, [matchId, userId, deviceId, token, now, followExpires], prepared: true)
             return .active(rotated: status == "active" && oldToken != nil && oldToken != token)

@@ -13,7 +13,8 @@
 ///   max((starts_at or now) + longest match, now) + retention. The card is only read when the
 ///   match has no display state (it is then the fallback for start payloads).
 /// - `f` upserts the follow, keeping the later expires_at.
-/// - `devs` is the user's push-to-start devices, for live matches only.
+/// - `devs` is the user's push-to-start devices, for matches in play only (live, not at close of
+///   play: a follow at stumps gets its activity from the orchestrator when play resumes).
 /// - `up` inserts PENDING rows, or re-enters PENDING an ended row or a PENDING row whose last start
 ///   is older than `$6` with fewer than `$7` attempts; ACTIVE rows are never touched. Their
 ///   expires_at is the follow's.
@@ -31,7 +32,7 @@ enum FollowBatchStatement {
         WITH req AS (
             SELECT r.user_id, r.match_id, r.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(user_id, match_id, i)
         ), mi AS (
-            SELECT req.i, req.user_id, m.match_id, m.is_live, m.starts_at,
+            SELECT req.i, req.user_id, m.match_id, m.is_live, m.is_live AND NOT m.close_of_play AS in_play, m.starts_at,
                    CASE WHEN a.display_state IS NULL THEN m.card::text END AS card,
                    a.display_state::text AS display_state, COALESCE(a.seq, 0) AS seq,
                    GREATEST(COALESCE(m.starts_at, $3) + make_interval(secs => $4), $3) + make_interval(secs => $5) AS expires
@@ -44,7 +45,7 @@ enum FollowBatchStatement {
         ), devs AS (
             SELECT mi.user_id, mi.match_id, d.device_id, d.push_to_start_token, d.apns_env
             FROM mi JOIN devices d ON d.user_id = mi.user_id AND d.push_to_start_token IS NOT NULL
-            WHERE mi.is_live
+            WHERE mi.in_play
         ), up AS (
             INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at, expires_at)
             SELECT devs.match_id, devs.user_id, devs.device_id, 'pending', 1, $3, $3, f.expires_at

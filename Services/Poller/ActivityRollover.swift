@@ -1,0 +1,97 @@
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+
+/// Ends and re-starts Live Activities before iOS ends them: an activity is allowed 8 hours of being
+/// active, and a long ODI or a rain-delayed Test day outlasts that. Each pass takes the ACTIVE rows of
+/// matches in play whose `activated_at` is at least `rolloverAfter` ago (device with a push-to-start
+/// token), and per row, in one transaction per chunk: the row → PENDING as a fresh start
+/// (`start_attempts` + 1, `day_start_attempt` = it, `activated_at` and the update token cleared), an end
+/// push to the old update token (`LiveActivityPayload.replaced`, dismissed at once) and a push-to-start
+/// to the device. The transaction commits only once both jobs are acknowledged (at-least-once; job ids
+/// "rollover:<match>:<user>:<device>:<attempt>" and the start's usual id).
+struct ActivityRollover: Sendable {
+    let orchestrator: MatchOrchestrator
+
+    private struct Row: Sendable {
+        var matchId: String
+        var userId: String
+        var deviceId: String
+        var updateToken: String
+        var attempts: Int
+        var startToken: String
+        var env: APNsEnvironment
+        var card: MatchCard?
+        var state: UnifiedDisplayState?
+    }
+
+    /// One pass; returns the number of activities rolled over.
+    func runOnce(now: Date) async throws -> Int {
+        let settings = orchestrator.settings
+        let cutoff = now.addingTimeInterval(-settings.rolloverAfter.seconds)
+        var rows: [Row] = []
+        _ = try await orchestrator.database.stream(
+            """
+            SELECT la.match_id, la.user_id, la.device_id, la.update_token, la.start_attempts, d.push_to_start_token,
+                   d.apns_env, m.card, am.display_state
+            FROM live_activities la
+            JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
+            JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
+            LEFT JOIN active_matches am ON am.match_id = la.match_id
+            WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
+            ORDER BY la.match_id, la.user_id, la.device_id
+            LIMIT $2
+            """, [cutoff, settings.chunkSize], batchSize: settings.chunkSize
+        ) { row in
+            rows.append(Row(
+                matchId: try row.decode("match_id"), userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
+                updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts"),
+                startToken: try row.decode("push_to_start_token"),
+                env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
+                card: try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self),
+                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self)))
+        }
+        guard !rows.isEmpty else { return 0 }
+        return try await rollOver(rows, now: now)
+    }
+
+    private func rollOver(_ rows: [Row], now: Date) async throws -> Int {
+        try await orchestrator.database.withTransaction { connection in
+            var jobs: [PushJob] = []
+            for row in rows {
+                let changed = try await connection.query(
+                    """
+                    UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL,
+                        start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
+                    WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
+                    """, [row.matchId, row.userId, row.deviceId, row.attempts, now]).affectedRows
+                guard changed == 1 else { continue }
+                let attempt = row.attempts + 1
+                let card = row.card ?? MatchCard.placeholder(matchId: row.matchId)
+                jobs.append(try endJob(row, card: card, attempt: attempt, now: now))
+                jobs.append(try orchestrator.startJob(
+                    matchId: row.matchId, userId: row.userId, deviceId: row.deviceId,
+                    target: PushTarget(token: row.startToken, env: row.env, userId: row.userId, deviceId: row.deviceId),
+                    card: card, state: row.state, attempt: attempt, now: now))
+            }
+            try await orchestrator.produce(try jobs.map(orchestrator.message))
+            orchestrator.metrics.rolloverJobs.increment(by: jobs.count / 2)
+            if !jobs.isEmpty {
+                orchestrator.logger.info("activities rolled over before the 8-hour limit", ["count": String(jobs.count / 2)])
+            }
+            return jobs.count / 2
+        }
+    }
+
+    private func endJob(_ row: Row, card: MatchCard, attempt: Int, now: Date) throws -> PushJob {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return PushJob(
+            jobId: "rollover:\(row.matchId):\(row.userId):\(row.deviceId):\(attempt)", kind: .liveActivityEnd,
+            matchId: row.matchId, seq: Int64(attempt), priority: 10,
+            expiration: seconds + Int64(orchestrator.settings.jobTTL.seconds), relevanceScore: nil,
+            payload: try StartPayload.replacedJSON(card: card, state: row.state, timestamp: seconds),
+            targets: [PushTarget(token: row.updateToken, env: row.env, userId: row.userId, deviceId: row.deviceId)],
+            createdAt: Int64(now.timeIntervalSince1970 * 1000))
+    }
+}
