@@ -104,10 +104,10 @@ actor FeedPoller {
 
     /// Publishes `item` if it changed since the last publication.
     private func process(_ item: JSONValue) async throws -> Outcome {
-        let fingerprint = try FixtureFingerprint(item)
+        let fingerprint = FixtureFingerprint(item)
         let fixture: SportMonksFixture
         do {
-            fixture = try JSONDecoder().decode(SportMonksFixture.self, from: fingerprint.canonical)
+            fixture = try FixtureFingerprint.fixtureWithoutBalls(item)
         } catch {
             metrics.error("invalid_fixture")
             let id = item["id"].flatMap { if case .int(let id) = $0 { id } else { nil } }

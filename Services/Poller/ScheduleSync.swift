@@ -33,7 +33,7 @@ struct ScheduleSync: Sendable {
             for item in items {
                 let fixture: SportMonksFixture
                 do {
-                    fixture = try JSONDecoder().decode(SportMonksFixture.self, from: try FixtureFingerprint(item).canonical)
+                    fixture = try FixtureFingerprint.fixtureWithoutBalls(item)
                 } catch {
                     metrics.error("invalid_fixture")
                     continue
