@@ -61,10 +61,16 @@ public final class DevStack: Sendable {
 
     /// Starts the replay now (`POST /admin/matches/:id/start` on the fake).
     public func startMatch() async throws(DevStackError) {
-        let url = "\(plan.fakeURL)/admin/matches/\(options.fixtureId)/start"
-        let reply = try await feedAdmin.post(url)
-        guard reply.status == 200 else { throw .request(url: url, reason: "HTTP \(reply.status): \(reply.text.prefix(200))") }
+        try await controlReplay("start")
         logger.info("match started", ["match": String(options.fixtureId), "speed": String(options.speed)])
+    }
+
+    /// `POST /admin/matches/:id/<action>` on the fake: start, pause, resume, reset, or seek with a JSON body
+    /// (`{"delivery": N, "phase": "stumps"}`).
+    public func controlReplay(_ action: String, json: String? = nil) async throws(DevStackError) {
+        let url = "\(plan.fakeURL)/admin/matches/\(options.fixtureId)/\(action)"
+        let reply = try await feedAdmin.post(url, json: json)
+        guard reply.status == 200 else { throw .request(url: url, reason: "HTTP \(reply.status): \(reply.text.prefix(200))") }
     }
 
     /// The fake's view of the replay.

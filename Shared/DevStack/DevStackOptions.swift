@@ -17,6 +17,9 @@ public struct DevStackOptions: Sendable, Equatable {
     public var idOffset: Int
     /// Replay speed in deliveries per second.
     public var speed: Double
+    /// Steps of the replay every break (innings break, lunch, tea, stumps, rain) is held for
+    /// (fake-sportmonks `--break-steps`).
+    public var breakSteps: Int
     /// Simulated devices (2 per user).
     public var devices: Int
     public var ports: DevPorts
@@ -43,7 +46,7 @@ public struct DevStackOptions: Sendable, Equatable {
     public var baseEnvironment: [String: String]
 
     public init(binDirectory: URL, logDirectory: URL, materialDirectory: URL, cricsheetDirectory: URL, matchId: Int,
-                idOffset: Int = 0, speed: Double = 2, devices: Int = 6, ports: DevPorts = DevPorts(),
+                idOffset: Int = 0, speed: Double = 2, breakSteps: Int = 5, devices: Int = 6, ports: DevPorts = DevPorts(),
                 kafkaBrokers: String = "127.0.0.1:19092",
                 databaseURL: String = "postgresql://sightscreen@127.0.0.1:55432/sightscreen",
                 pollIntervalMs: Int = 500, orchestratorIntervalMs: Int = 2000, logLevel: String = "info",
@@ -57,6 +60,7 @@ public struct DevStackOptions: Sendable, Equatable {
         self.matchId = matchId
         self.idOffset = idOffset
         self.speed = speed
+        self.breakSteps = breakSteps
         self.devices = devices
         self.ports = ports
         self.kafkaBrokers = kafkaBrokers

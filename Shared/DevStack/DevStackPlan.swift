@@ -76,6 +76,7 @@ public struct DevStackPlan: Sendable, Equatable {
             name: "fake-sportmonks", executable: "fake-sportmonks",
             arguments: ["--matches", material.matchesDirectory(fixture: options.fixtureId).path,
                         "--port", String(options.ports.fakeSportmonks), "--speed", String(options.speed),
+                        "--break-steps", String(options.breakSteps),
                         "--upcoming-days", "1", "--id-offset", String(options.idOffset),
                         "--api-token", options.feedAPIToken, "--admin-token", options.feedAdminToken],
             environment: options.baseEnvironment, readiness: .logLine("\"serving\"")))

@@ -1,4 +1,5 @@
 import Contracts
+import CricsheetReplay
 import PipelineTestSupport
 import DevStack
 import Foundation
@@ -11,11 +12,15 @@ import Testing
 /// whole ODI (1144504, a D/L result) replayed fast by fake-sportmonks → poller → Kafka → detector →
 /// la-coordinator → apns-sender → mock-apns → device-sim, two followers' devices each. Before, a Test froze
 /// after ~600 deliveries (a whole fixture per message passed Kafka's 1 MB limit); now every message stays under
-/// its bound, and every device ends with the final display state, the result and the end push.
+/// its bound, and every device ends with the final display state, the result and the end push. The Test is
+/// replayed with its days: each day's activities end at stumps and new ones start when play resumes.
 @Suite(.serialized) struct LongFormatReplayTests {
-    /// (match, deliveries per second of replay, after how many deliveries the poller and the detector are
-    /// killed and restarted: nil for none).
-    static let replays: [(match: Int, speed: Double, restartAt: Int?)] = [(1152848, 25, nil), (1144504, 15, 250)]
+    /// (match, deliveries per second of replay, steps each break is held, after how many deliveries the poller
+    /// and the detector are killed and restarted: nil for none). The Test's breaks (lunch, tea, stumps) last
+    /// 1.6 s, a few polls.
+    static let replays: [(match: Int, speed: Double, breakSteps: Int, restartAt: Int?)] = [
+        (1152848, 25, 40, nil), (1144504, 15, 5, 250),
+    ]
 
     @Test(.serialized, .timeLimit(.minutes(15)), arguments: replays.map(\.match))
     func aWholeMatchReachesEveryDevice(match: Int) async throws {
@@ -27,7 +32,8 @@ import Testing
             logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/long-\(match)"),
             materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
             cricsheetDirectory: try PipelineEnvironment.cricsheetDirectory(), matchId: match,
-            idOffset: DevStackOptions.freshIdOffset(), speed: speed, devices: 2, ports: try DevPorts.free(),
+            idOffset: DevStackOptions.freshIdOffset(), speed: speed, breakSteps: replay.breakSteps, devices: 2,
+            ports: try DevPorts.free(),
             kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "long", minimumLevel: .warning))
@@ -48,9 +54,41 @@ import Testing
         Logger(label: "long").info("replayed through the pipeline", ["match": String(match), "seconds": "\(elapsed.components.seconds)"])
     }
 
+    /// Multi-day activities (item 3), on the match's first day: the replay is held at day 1's close of play
+    /// (paused just before it, then moved onto it), where both devices' activities end showing "Stumps · Day 1"
+    /// and both rows are day_end; once play resumes each device gets a new push-started activity for day 2.
+    func closeOfDayOne(_ stack: DevStack, sim: DeviceSimClient, days: MatchDays) async throws {
+        let fixture = String(stack.options.fixtureId)
+        let stumps = days.deliveriesPerDay
+        try await stack.waitFor("day 1 nearly over", timeout: .seconds(120)) {
+            try await stack.replayStatus().deliveries >= stumps - 100
+        }
+        try await stack.controlReplay("pause")
+        let paused = try await stack.replayStatus().deliveries
+        try #require(paused < stumps, "paused at \(paused) deliveries, past day 1's close at \(stumps): the replay outran the test")
+        try await stack.controlReplay("seek", json: #"{"delivery": \#(stumps), "phase": "stumps"}"#)
+        try await stack.waitFor("day 1's close of play on both devices, their activities ended", timeout: .seconds(60)) {
+            try await sim.devices().allSatisfy { device in
+                guard let activity = device.activity(fixture) else { return false }
+                return ["ended", "dismissed"].contains(activity.state) && activity.contentState.statusText.hasPrefix("Stumps · Day 1 · ")
+            }
+        }
+        #expect(try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND end_reason = 'day_end'") == 2)
+        let dayOne = Dictionary(uniqueKeysWithValues: try await sim.devices().map { ($0.deviceId, $0.activity(fixture)?.token) })
+        try await stack.controlReplay("resume")
+        try await stack.waitFor("a new activity for day 2 on both devices", timeout: .seconds(90)) {
+            try await sim.devices().allSatisfy { device in
+                guard let activity = device.activity(fixture), activity.state == "active" else { return false }
+                return activity.token != nil && activity.token != dayOne[device.deviceId] ?? nil
+                    && activity.contentState.statusText.contains("Day 2")
+            }
+        }
+    }
+
     func run(_ stack: DevStack, restartAt: Int?) async throws {
         let fixture = String(stack.options.fixtureId)
         let expected = try ExpectedFinal(stack.options.matchFile)
+        let days = MatchDays(match: try CricsheetMatch.load(contentsOf: stack.options.matchFile))
         let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
         try await stack.launch(startDelay: .zero)
         try #require(try await sim.devices().count == 2, "device-sim runs 2 devices")
@@ -76,6 +114,7 @@ import Testing
                 try await sim.devices().allSatisfy { ($0.activity(fixture)?.timestamp ?? 0) > (before[$0.deviceId] ?? 0) }
             }
         }
+        if days.count > 1 { try await closeOfDayOne(stack, sim: sim, days: days) }
         let total = try await stack.replayStatus().totalDeliveries
         try await stack.waitFor("all \(total) deliveries replayed", timeout: .seconds(600)) { try await stack.replayStatus().finished }
 
@@ -108,6 +147,12 @@ import Testing
         }
         #expect(PrometheusText.sum(detector, metric: "detector_bad_messages_total", matching: [:]) == 0)
         let poller = try await DevHTTP().get(stack.plan.serviceURL("poller")! + "/metrics").text
+        // Every day but the last closed at stumps: its activities ended (both devices) and new ones started.
+        let coordinator = try await DevHTTP().get(stack.plan.serviceURL("la-coordinator")! + "/metrics").text
+        #expect(Int(PrometheusText.sum(detector, metric: "detector_events_total", matching: ["kind": "stumps"])) == days.count - 1)
+        #expect(Int(PrometheusText.sum(coordinator, metric: "la_rows_ended_total", matching: ["reason": "day_end"])) == 2 * (days.count - 1))
+        #expect(Int(PrometheusText.sum(poller, metric: "orchestrator_start_jobs_total", matching: ["reason": "new_day"]))
+                == 2 * (days.count - 1))
         let largest = PrometheusText.sum(poller, metric: "poller_snapshot_largest_message_bytes", matching: [:])
         #expect(largest > 0 && largest <= Double(FixtureSnapshot.maximumBytes), "largest snapshot \(largest) bytes")
         #expect(PrometheusText.sum(poller, metric: "poller_errors_total", matching: ["kind": "snapshot_too_large"]) == 0)
