@@ -14,16 +14,11 @@ import Postgres
 struct ActivityRollover: Sendable {
     let orchestrator: MatchOrchestrator
 
+    /// An activity to roll over: the device as a start candidate, and the activity's update token and attempts.
     private struct Row: Sendable {
-        var matchId: String
-        var userId: String
-        var deviceId: String
+        var device: MatchOrchestrator.Candidate
         var updateToken: String
         var attempts: Int
-        var startToken: String
-        var env: APNsEnvironment
-        var card: MatchCard?
-        var state: UnifiedDisplayState?
     }
 
     /// One pass; returns the number of activities rolled over.
@@ -44,13 +39,14 @@ struct ActivityRollover: Sendable {
             LIMIT $2
             """, [cutoff, settings.chunkSize], batchSize: settings.chunkSize
         ) { row in
-            rows.append(Row(
-                matchId: try row.decode("match_id"), userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
-                updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts"),
-                startToken: try row.decode("push_to_start_token"),
+            let matchId = try row.decode("match_id", as: String.self)
+            let device = MatchOrchestrator.Candidate(
+                matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
+                token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
-                card: try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self),
-                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self)))
+                card: (try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)) ?? MatchCard.placeholder(matchId: matchId),
+                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self), previous: nil)
+            rows.append(Row(device: device, updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts")))
         }
         guard !rows.isEmpty else { return 0 }
         return try await rollOver(rows, now: now)
@@ -60,20 +56,16 @@ struct ActivityRollover: Sendable {
         try await orchestrator.database.withTransaction { connection in
             var jobs: [PushJob] = []
             for row in rows {
+                let device = row.device
                 let changed = try await connection.query(
                     """
                     UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL,
                         start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
                     WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
-                    """, [row.matchId, row.userId, row.deviceId, row.attempts, now]).affectedRows
+                    """, [device.matchId, device.userId, device.deviceId, row.attempts, now]).affectedRows
                 guard changed == 1 else { continue }
-                let attempt = row.attempts + 1
-                let card = row.card ?? MatchCard.placeholder(matchId: row.matchId)
-                jobs.append(try endJob(row, card: card, attempt: attempt, now: now))
-                jobs.append(try orchestrator.startJob(
-                    matchId: row.matchId, userId: row.userId, deviceId: row.deviceId,
-                    target: PushTarget(token: row.startToken, env: row.env, userId: row.userId, deviceId: row.deviceId),
-                    card: card, state: row.state, attempt: attempt, now: now))
+                jobs.append(try endJob(row, attempt: row.attempts + 1, now: now))
+                jobs.append(try orchestrator.job(for: device, attempt: row.attempts + 1, now: now))
             }
             try await orchestrator.produce(try jobs.map(orchestrator.message))
             orchestrator.metrics.rolloverJobs.increment(by: jobs.count / 2)
@@ -84,14 +76,14 @@ struct ActivityRollover: Sendable {
         }
     }
 
-    private func endJob(_ row: Row, card: MatchCard, attempt: Int, now: Date) throws -> PushJob {
-        let seconds = Int64(now.timeIntervalSince1970)
+    private func endJob(_ row: Row, attempt: Int, now: Date) throws -> PushJob {
+        let seconds = Int64(now.timeIntervalSince1970), device = row.device
         return PushJob(
-            jobId: "rollover:\(row.matchId):\(row.userId):\(row.deviceId):\(attempt)", kind: .liveActivityEnd,
-            matchId: row.matchId, seq: Int64(attempt), priority: 10,
+            jobId: "rollover:\(device.matchId):\(device.userId):\(device.deviceId):\(attempt)", kind: .liveActivityEnd,
+            matchId: device.matchId, seq: Int64(attempt), priority: 10,
             expiration: seconds + Int64(orchestrator.settings.jobTTL.seconds), relevanceScore: nil,
-            payload: try StartPayload.replacedJSON(card: card, state: row.state, timestamp: seconds),
-            targets: [PushTarget(token: row.updateToken, env: row.env, userId: row.userId, deviceId: row.deviceId)],
+            payload: try StartPayload.replacedJSON(card: device.card, state: device.state, timestamp: seconds),
+            targets: [PushTarget(token: row.updateToken, env: device.env, userId: device.userId, deviceId: device.deviceId)],
             createdAt: Int64(now.timeIntervalSince1970 * 1000))
     }
 }

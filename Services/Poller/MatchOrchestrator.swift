@@ -211,22 +211,17 @@ struct MatchOrchestrator: Sendable {
         }
     }
 
+    /// The push-to-start job of `candidate`'s `attempt`-th start.
     func job(for candidate: Candidate, attempt: Int, now: Date) throws -> PushJob {
-        try startJob(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
-                     target: PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId),
-                     card: candidate.card, state: candidate.state, attempt: attempt, now: now)
-    }
-
-    /// The push-to-start job of one device's `attempt`-th start.
-    func startJob(matchId: String, userId: String, deviceId: String, target: PushTarget, card: MatchCard,
-                  state: UnifiedDisplayState?, attempt: Int, now: Date) throws -> PushJob {
         let seconds = Int64(now.timeIntervalSince1970)
-        let payload = try StartPayload.json(card: card, state: state, timestamp: seconds)
+        let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds)
         return PushJob(
-            jobId: PushJob.startJobId(matchId: matchId, userId: userId, deviceId: deviceId, attempt: String(attempt)),
-            kind: .liveActivityStart, matchId: matchId, seq: Int64(attempt), priority: 10,
+            jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
+                                      attempt: String(attempt)),
+            kind: .liveActivityStart, matchId: candidate.matchId, seq: Int64(attempt), priority: 10,
             expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
-            targets: [target], createdAt: Int64(now.timeIntervalSince1970 * 1000))
+            targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],
+            createdAt: Int64(now.timeIntervalSince1970 * 1000))
     }
 }
 

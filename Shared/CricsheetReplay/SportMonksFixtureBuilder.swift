@@ -15,9 +15,13 @@ public struct SportMonksFixtureBuilder: Sendable {
         public var startHourUTC: Int
         /// Spacing of the balls' `updated_at`.
         public var secondsPerDelivery: Int
+        /// When the first day starts, if not `startHourUTC` on the match's first date: a replay that starts now
+        /// dates its `starting_at` and its balls from now, as the real feed would.
+        public var firstDayStart: Date?
 
-        public init(startHourUTC: Int = 14, secondsPerDelivery: Int = 40) {
+        public init(startHourUTC: Int = 14, secondsPerDelivery: Int = 40, firstDayStart: Date? = nil) {
             self.startHourUTC = startHourUTC; self.secondsPerDelivery = secondsPerDelivery
+            self.firstDayStart = firstDayStart
         }
     }
 
@@ -37,7 +41,7 @@ public struct SportMonksFixtureBuilder: Sendable {
                                  uniquingKeysWith: { first, _ in first })
         let info = match.info
         times = Timestamps(firstDay: info.dates.first, startHourUTC: options.startHourUTC,
-                           secondsPerDelivery: options.secondsPerDelivery, days: MatchDays(match: match))
+                           secondsPerDelivery: options.secondsPerDelivery, days: MatchDays(match: match), start: options.firstDayStart)
         let eventName = info.event?.name ?? "\(info.matchType) \(info.season)"
         leagueId = StableIDs.entity("league", eventName)
         seasonId = StableIDs.entity("season", eventName + "/" + info.season)

@@ -10,13 +10,15 @@ struct Timestamps: Sendable {
     let secondsPerDelivery: Int
     let days: MatchDays
 
-    init(firstDay: String?, startHourUTC: Int, secondsPerDelivery: Int, days: MatchDays = MatchDays(dates: 1, totalDeliveries: 1)) {
+    /// - Parameter start: when the first day starts; nil: `startHourUTC` on `firstDay` ("2019-07-14").
+    init(firstDay: String?, startHourUTC: Int, secondsPerDelivery: Int, days: MatchDays = MatchDays(dates: 1, totalDeliveries: 1),
+         start: Date? = nil) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = (firstDay ?? "2000-01-01").split(separator: "-").compactMap { Int($0) }
         let components = DateComponents(year: parts.count > 0 ? parts[0] : 2000, month: parts.count > 1 ? parts[1] : 1,
                                         day: parts.count > 2 ? parts[2] : 1, hour: startHourUTC)
-        start = calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
+        self.start = start ?? calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
         self.secondsPerDelivery = secondsPerDelivery
         self.days = days
     }

@@ -33,7 +33,7 @@ public final class FakeFeed: Sendable {
     public let faults = FaultInjector()
     let clock: any WallClock
     let state: Mutex<State>
-    private let cache = Mutex<[Int: (index: Int, value: JSONValue)]>([:])
+    private let cache = Mutex<[Int: (index: Int, startsAt: Date, value: JSONValue)]>([:])
     private let requestCounts = Mutex<[String: Int]>([:])
 
     /// Schedules `matches` (Cricsheet ids; `configuration.idOffset` is added) as the configuration says.
@@ -123,7 +123,7 @@ public final class FakeFeed: Sendable {
     public var requestsServed: [String: Int] { requestCounts.withLock { $0 } }
 
     private func render(_ replayed: ReplayedMatch, index: Int) -> JSONValue {
-        if let hit = cache.withLock({ $0[replayed.id] }), hit.index == index { return hit.value }
+        if let hit = cache.withLock({ $0[replayed.id] }), hit.index == index, hit.startsAt == replayed.startsAt { return hit.value }
         var fixture = replayed.builder.fixture(at: replayed.timeline[index])
         fixture.startingAt = SportMonksTime.format(replayed.startsAt)
         let value: JSONValue
@@ -132,7 +132,7 @@ public final class FakeFeed: Sendable {
         } catch {
             value = .object(["resource": .string("fixtures"), "id": .int(replayed.id), "status": .string("NS")])
         }
-        cache.withLock { $0[replayed.id] = (index, value) }
+        cache.withLock { $0[replayed.id] = (index, replayed.startsAt, value) }
         return value
     }
 

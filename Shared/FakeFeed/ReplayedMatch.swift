@@ -22,18 +22,25 @@ public struct ReplayedMatch: Sendable {
 
     /// The match with its fixture id (Cricsheet id + offset).
     public let match: CricsheetMatch
-    let builder: SportMonksFixtureBuilder
-    /// Renders its fixtures as JSON, each delivery encoded once.
-    let renderer = FixtureJSONRenderer()
+    /// Builds its fixtures dated from `startsAt` (rebuilt when that moves).
+    private(set) var builder: SportMonksFixtureBuilder
+    /// Renders its fixtures as JSON, each delivery encoded once (renewed with the builder).
+    private(set) var renderer = FixtureJSONRenderer()
     /// Replay positions, one per step.
     public let timeline: [ReplayPosition]
-    /// Scheduled start (`starting_at`).
-    public var startsAt: Date
+    /// Scheduled start (`starting_at`); the balls' `updated_at` count from it, day by day.
+    public var startsAt: Date {
+        didSet {
+            guard startsAt != oldValue else { return }
+            builder = SportMonksFixtureBuilder(match: match, options: .init(firstDayStart: startsAt))
+            renderer = FixtureJSONRenderer()
+        }
+    }
     public var mode: Mode
 
     init(match: CricsheetMatch, startsAt: Date, mode: Mode, breakSteps: Int) {
         self.match = match
-        self.builder = SportMonksFixtureBuilder(match: match)
+        self.builder = SportMonksFixtureBuilder(match: match, options: .init(firstDayStart: startsAt))
         var steps: [ReplayPosition] = []
         for position in match.replayTimeline() {
             steps.append(contentsOf: repeatElement(position, count: position.isBreak ? max(1, breakSteps) : 1))
