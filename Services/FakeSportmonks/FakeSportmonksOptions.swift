@@ -25,7 +25,7 @@ struct FakeSportmonksOptions {
           --api-token T         api_token the API requires (default dev-token; env FAKE_SPORTMONKS_API_TOKEN)
           --admin-token T       token of /admin (default admin-token; env FAKE_SPORTMONKS_ADMIN_TOKEN)
           --id-offset N         added to every Cricsheet id to form the fixture id (default 0)
-          --break-steps N       steps an innings break / rain interruption lasts (default 5)
+          --break-steps N       steps an innings break, lunch, tea or rain lasts; stumps 3x (default 5)
           --linger-steps N      steps a finished match stays in /livescores (default 10)
 
         API:   GET /api/v2.0/livescores, /api/v2.0/fixtures/{id}, /api/v2.0/fixtures

@@ -61,6 +61,12 @@ struct EventBatchProcessor: Sendable {
 
     /// Fans one event out; for an end event (the match's or a day's), then ends the match's rows.
     func handle(_ event: MatchBusEvent) async throws {
+        if event.endsDay, try await !matchEnd.isAtCloseOfPlay(event.matchId) {
+            metrics.processed("day_end_late")
+            logger.warning("close of play handled after play resumed, not sent", ["event": "day_end_late", "event_id": event.eventId,
+                                                                                  "match_id": event.matchId])
+            return
+        }
         let plan: EventPushPlan
         do {
             plan = try EventPushPlan(event: event, policy: policy)

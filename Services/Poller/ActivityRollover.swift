@@ -34,7 +34,7 @@ struct ActivityRollover: Sendable {
             JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN active_matches am ON am.match_id = la.match_id
-            WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
+            WHERE la.status = 'active' AND coalesce(la.activated_at, la.updated_at) <= $1 AND coalesce(la.update_token, '') <> ''
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2
             """, [cutoff, settings.chunkSize], batchSize: settings.chunkSize
@@ -62,7 +62,8 @@ struct ActivityRollover: Sendable {
                     UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL,
                         start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
                     WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
-                    """, [device.matchId, device.userId, device.deviceId, row.attempts, now]).affectedRows
+                      AND update_token = $6
+                    """, [device.matchId, device.userId, device.deviceId, row.attempts, now, row.updateToken]).affectedRows
                 guard changed == 1 else { continue }
                 jobs.append(try endJob(row, attempt: row.attempts + 1, now: now))
                 jobs.append(try orchestrator.job(for: device, attempt: row.attempts + 1, now: now))

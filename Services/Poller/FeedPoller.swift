@@ -151,8 +151,11 @@ actor FeedPoller {
         }
         // Recorded: the plan is in the chain even if publishing fails below (the next plan follows it).
         memory[id]?.cursor = plan.cursor
-        try await publisher.publish(matchId: matchId, pages: plan.encoded)
+        // The status first (close of play, in particular), so that whoever acts on this snapshot's events reads
+        // the status they came from; the hash only once the snapshot is published.
         let row = MatchStore.Row(fixture)
+        try await store.upsertSchedule(row, at: now)
+        try await publisher.publish(matchId: matchId, pages: plan.encoded)
         try await store.recordPublished(row, hash: fingerprint.hash, at: now)
         memory[id]?.hash = fingerprint.hash
         metrics.published.increment()

@@ -57,6 +57,11 @@ public struct LiveActivityPayload: Sendable, Equatable {
         self.attributes = attributes
     }
 
+    /// Seconds after a push's `timestamp` at which its content is stale (the app ends stale activities at 30 min).
+    public static let defaultStaleAfter: Int64 = 1800
+    /// The same during a stoppage (lunch, tea, drinks, rain): beyond the break.
+    public static let defaultBreakStaleAfter: Int64 = 7200
+
     /// The push for a match event: "end" with a dismissal date once the match has ended or a day of play
     /// has closed (stumps), else "update"; the alert only when the key event is priority 10.
     /// - Parameters:
@@ -65,7 +70,8 @@ public struct LiveActivityPayload: Sendable, Equatable {
     ///     resumes, so the content stays fresh beyond the break and the activity is kept.
     ///   - dismissAfter: seconds after `timestamp` at which an activity ended by the match's end is removed.
     ///   - closeOfPlayDismissAfter: the same for a day's close: the close-of-play state stays for the evening.
-    public static func forEvent(_ event: MatchBusEvent, staleAfter: Int64 = 1800, breakStaleAfter: Int64 = 7200,
+    public static func forEvent(_ event: MatchBusEvent, staleAfter: Int64 = defaultStaleAfter,
+                                breakStaleAfter: Int64 = defaultBreakStaleAfter,
                                 dismissAfter: Int64 = 3600, closeOfPlayDismissAfter: Int64 = 14_400) -> LiveActivityPayload
     {
         let timestamp = event.emittedAt / 1000

@@ -101,6 +101,14 @@ public enum SportMonksStatus: Sendable, Hashable, Codable, CustomStringConvertib
         if case .stumps = self { true } else { false }
     }
 
+    /// True during an interval between two sessions of a day's play: lunch, tea, dinner.
+    public var isInterval: Bool {
+        switch self {
+        case .lunch, .teaBreak, .dinner: true
+        default: false
+        }
+    }
+
     public var description: String { rawValue }
 
     /// Decodes from the raw string; never fails on an unknown value.

@@ -7,8 +7,11 @@ public struct MatchDays: Sendable, Equatable {
     /// Deliveries per day (every delivery when the match has one day).
     public let deliveriesPerDay: Int
 
+    /// The days of `match`: its dates when it is a multi-day match (Test, MDM); one day otherwise, even when it
+    /// has several dates (a limited-overs match with a reserve day).
     public init(match: CricsheetMatch) {
-        self.init(dates: match.info.dates.count, totalDeliveries: match.totalDeliveries)
+        let multiDay = ["Test", "MDM"].contains(match.info.matchType)
+        self.init(dates: multiDay ? match.info.dates.count : 1, totalDeliveries: match.totalDeliveries)
     }
 
     public init(dates: Int, totalDeliveries: Int) {

@@ -45,7 +45,9 @@ public struct DetectorState: Codable, Sendable, Equatable {
     public var cooldowns: [String: Int64] = [:]
     /// Milestones already announced: "fifty:S1:123", "hundred:…", "fiveFor:…", "hatTrick:…".
     public var milestones: Set<String> = []
-    /// Match-level events already announced: "matchStart", "inningsEnd:S1", "superOver:1", "result".
+    /// Match-level events already announced: "matchStart", "inningsEnd:S1", "superOver:1", "stumps:2", "result";
+    /// and the days of play seen, "day:2" ("day:0": before the first ball), and their intervals, "interval:2:Lunch"
+    /// (they count the day's sessions).
     public var phaseKeys: Set<String> = []
     /// Targets announced, by chasing scoreboard → `ChaseTarget.signature` (to notice D/L revisions).
     public var announcedTargets: [String: String] = [:]

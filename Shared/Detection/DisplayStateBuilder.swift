@@ -9,11 +9,12 @@ public struct DisplayStateBuilder: Sendable {
     /// - Parameters:
     ///   - footer: the latest key event's line for the Lock Screen footer (the status line when nil).
     ///   - updatedAt: Unix epoch seconds of the data.
+    /// - Parameter session: the session of the day in play (multi-day matches), for the status text.
     public func build(matchId: String, analysis: MatchAnalysis, phase: MatchPhase, footer: String? = nil,
-                      updatedAt: Int64) -> UnifiedDisplayState {
+                      updatedAt: Int64, session: Int? = nil) -> UnifiedDisplayState {
         let teams = TeamScores(analysis: analysis)
         let fixture = analysis.fixture
-        let status = StatusLine(analysis: analysis, teams: teams)
+        let status = StatusLine(analysis: analysis, teams: teams, session: session)
         let statusText = status.text(phase: phase)
         let resultLine = phase == .ended ? status.result() : nil
         let title = "\(teams.name(fixture.localteamId)) vs \(teams.name(fixture.visitorteamId))"

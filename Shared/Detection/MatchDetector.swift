@@ -59,8 +59,9 @@ public struct MatchDetector: Sendable {
         let latest = footerEvents.map(\.position).max()
         let footer = footerEvents.filter { $0.position == latest }
             .max { AlertPolicy.rank($0.kind) < AlertPolicy.rank($1.kind) }?.line
+        let session = sessionOfDay(analysis: analysis, teams: teams, state: &state)
         let display = builder.build(matchId: matchId, analysis: analysis, phase: phase, footer: footer,
-                                    updatedAt: polledAt / 1000)
+                                    updatedAt: polledAt / 1000, session: session)
 
         var events: [MatchBusEvent] = []
         var seq = state.seq
@@ -109,6 +110,20 @@ public struct MatchDetector: Sendable {
         if polledAt < last { return .stale }
         if state.phase == .ended, phase != .ended { return .stale }
         return nil
+    }
+
+    /// The session of the day in play: one more after each interval (lunch, tea, dinner) seen that day. Known
+    /// only when this state saw the day begin (it saw the previous day, or the match before its first ball);
+    /// a detector that joins mid-day cannot count the intervals it missed, and shows the day alone.
+    /// Remembers "day:N" and "interval:N:<status>" in `phaseKeys`.
+    func sessionOfDay(analysis: MatchAnalysis, teams: TeamScores, state: inout DetectorState) -> Int? {
+        if analysis.balls.isEmpty { state.phaseKeys.insert("day:0") }
+        guard let day = StatusLine(analysis: analysis, teams: teams).dayNumber() else { return nil }
+        let sawTheDayBegin = state.phaseKeys.contains("day:\(day - 1)")
+        state.phaseKeys.insert("day:\(day)")
+        if analysis.fixture.status.isInterval { state.phaseKeys.insert("interval:\(day):\(analysis.fixture.status.rawValue)") }
+        guard sawTheDayBegin else { return nil }
+        return 1 + state.phaseKeys.count { $0.hasPrefix("interval:\(day):") }
     }
 
     /// Records an announced event in the state so it is never announced again.

@@ -5,6 +5,8 @@ import Cricket
 struct StatusLine {
     let analysis: MatchAnalysis
     let teams: TeamScores
+    /// The session of the day in play (1 before lunch, 2 after it, 3 after tea), when known.
+    var session: Int? = nil
 
     /// "IND need 45 off 30", "Innings break · PAK need 302 off 240", "ENG lead by 45", the result, …
     func text(phase: MatchPhase) -> String {
@@ -25,7 +27,7 @@ struct StatusLine {
         case .live:
             guard let current = analysis.current else { return toss() ?? "Live" }
             var parts: [String] = []
-            if let day = dayLabel() { parts.append(day) }
+            if let day = dayLabel() { parts.append(session.map { "\(day) · Session \($0)" } ?? day) }
             if analysis.isFollowOn(current.number) { parts.append("\(teams.abbr(current.teamId)) following on") }
             if let index = analysis.format.superOverIndex(current.number) {
                 parts.append(ScoreFormatter.superOverLabel(index))
@@ -52,9 +54,14 @@ struct StatusLine {
     /// started early to make up lost time counts as the next day, and a day that starts at 23:30 UTC stays one
     /// day until the next one starts. Nil in limited-overs matches and before the first ball.
     func dayLabel() -> String? {
+        dayNumber().map { "Day \($0)" }
+    }
+
+    /// The day of play of `dayLabel()` as a number.
+    func dayNumber() -> Int? {
         guard analysis.format.scheduledOvers == nil, let start = analysis.fixture.startingAt.flatMap(SportMonksTimestamp.seconds),
               let latest = analysis.balls.last?.updatedAt.flatMap(SportMonksTimestamp.seconds), latest >= start else { return nil }
-        return "Day \((latest - start + 6 * 3600) / 86_400 + 1)"
+        return Int((latest - start + 6 * 3600) / 86_400) + 1
     }
 
     /// At the break after a declared innings: "AUS declared".

@@ -20,7 +20,7 @@ public struct FakeFeedConfiguration: Sendable, Equatable {
     public var startHourUTC: Int
     /// Added to every Cricsheet match id to form the SportMonks fixture id (tests use unique offsets).
     public var idOffset: Int
-    /// Steps an innings break (and a rain interruption) lasts before play resumes.
+    /// Steps an innings break (and lunch, tea, a rain interruption) lasts before play resumes; stumps last 3×.
     public var breakSteps: Int
     /// Steps a finished match stays in `/livescores` before it drops out.
     public var lingerSteps: Int

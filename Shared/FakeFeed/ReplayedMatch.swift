@@ -4,8 +4,8 @@ import Foundation
 /// One Cricsheet match on the fake feed's schedule: its timeline of replay positions and where
 /// the replay stands (scheduled, running, paused or idle).
 ///
-/// The timeline is the match's `replayTimeline()` with every innings break and stoppage (lunch, tea, stumps, rain) held for
-/// `breakSteps` steps; step `s` shows `timeline[min(s, last)]`. A running replay advances one step
+/// The timeline is the match's `replayTimeline()` with every innings break and stoppage (lunch, tea, rain) held for
+/// `breakSteps` steps, and stumps (the night) for three times that; step `s` shows `timeline[min(s, last)]`. A running replay advances one step
 /// every `1 / speed` seconds.
 public struct ReplayedMatch: Sendable {
     /// How the replay moves.
@@ -43,7 +43,8 @@ public struct ReplayedMatch: Sendable {
         self.builder = SportMonksFixtureBuilder(match: match, options: .init(firstDayStart: startsAt))
         var steps: [ReplayPosition] = []
         for position in match.replayTimeline() {
-            steps.append(contentsOf: repeatElement(position, count: position.isBreak ? max(1, breakSteps) : 1))
+            let held = position.phase == .stumps ? 3 * max(1, breakSteps) : position.isBreak ? max(1, breakSteps) : 1
+            steps.append(contentsOf: repeatElement(position, count: held))
         }
         self.timeline = steps
         self.startsAt = startsAt

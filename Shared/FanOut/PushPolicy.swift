@@ -1,3 +1,5 @@
+import Contracts
+
 /// How long pushes live and how long activities stay, in seconds (la-coordinator configuration).
 public struct PushPolicy: Sendable, Equatable {
     /// `apns-expiration` of a plain (priority 5) update, from when the job is made: a late score is
@@ -19,7 +21,8 @@ public struct PushPolicy: Sendable, Equatable {
     public var closeOfPlayDismissAfter: Int64
 
     public init(updateExpiration: Int64 = 120, keyEventExpiration: Int64 = 900, endExpiration: Int64 = 3600,
-                staleAfter: Int64 = 1800, breakStaleAfter: Int64 = 7200, dismissAfter: Int64 = 3600,
+                staleAfter: Int64 = LiveActivityPayload.defaultStaleAfter,
+                breakStaleAfter: Int64 = LiveActivityPayload.defaultBreakStaleAfter, dismissAfter: Int64 = 3600,
                 closeOfPlayDismissAfter: Int64 = 14_400) {
         self.updateExpiration = updateExpiration
         self.keyEventExpiration = keyEventExpiration

@@ -138,6 +138,35 @@ struct FollowTests {
         #expect(try await api.activities(match, user)["phone"]?.status == "pending")
     }
 
+    /// Close of play: a follow is answered "not live" and starts nothing, a token arriving overnight leaves the
+    /// row ended/day_end (the orchestrator starts it when play resumes), and a re-follow after an unfollow
+    /// puts the row back among those waiting for the next day.
+    @Test func atCloseOfPlayNothingStartsAndEveryFollowerWaitsForTheNextDay() async throws {
+        let api = try await APITestHarness.shared()
+        let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
+        try await api.seedMatch(match, live: true)
+        try await api.database.execute("UPDATE matches SET status = 'Stump Day 2', close_of_play = true WHERE match_id = $1", [match])
+        try await api.registerDevice(user, "phone")
+        let follow = try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match])
+        #expect(follow.status == 200 && follow.json["isLive"] as? Bool == false && follow.json["startedDevices"] as? [String] == [])
+        #expect(try await api.activities(match, user).isEmpty)
+
+        let token = APITestHarness.hexToken(length: 160)
+        let overnight = try await api.call("POST", "/matches/\(match)/activity-token", as: user, json: ["token": token, "deviceId": "ipad"])
+        #expect(overnight.status == 200 && overnight.json["status"] as? String == "day_end", "\(overnight.text)")
+        #expect(try await api.activities(match, user)["ipad"]?.status == "ended")
+
+        // The user had unfollowed during the day (the row ended user_unfollow), and follows again overnight.
+        #expect(try await api.call("POST", "/matches/\(match)/unfollow", as: user).status == 200)
+        try await api.database.execute("UPDATE live_activities SET end_reason = 'user_unfollow' WHERE match_id = $1 AND user_id = $2",
+                                       [match, user])
+        #expect(try await api.call("POST", "/matches/\(match)/follow", as: user).status == 200)
+        let reasons = try await api.database.query(
+            "SELECT end_reason FROM live_activities WHERE match_id = $1 AND user_id = $2", [match, user])
+            .map { try $0.decode("end_reason", as: String?.self) }
+        #expect(reasons == ["day_end"], "the re-follow waits for the next day's start")
+    }
+
     @Test func pendingRowIsRestartedAfterTheResendWindow() async throws {
         let clock = ManualClockBox.make()
         let api = try await APITestHarness.make(clock: clock)

@@ -31,7 +31,7 @@ import Testing
         #expect(last.hasPrefix("Day 4 · "), "\(last)")
     }
 
-    @Test("close of play: one silent stumps event per day but the last, last of its snapshot, with the day's close in the status; lunch and tea change only the status")
+    @Test("close of play: one silent stumps event per day but the last, last of its snapshot, with the day's close in the status; lunch and tea change only the status; the sessions are counted")
     func closeOfPlay() throws {
         let match = try DataDirectory.match(1152848)
         let builder = SportMonksFixtureBuilder(match: match)
@@ -40,6 +40,7 @@ import Testing
         var polledAt: Int64 = 1_800_000_000_000
         var stumps: [(day: Int, event: MatchBusEvent)] = []
         var breakTexts: [String] = []
+        var sessionTexts: [String] = []
         let timeline = match.replayTimeline()
         for (index, position) in timeline.enumerated() {
             // Every break, the positions around one, and every 25th delivery: enough to cross each day.
@@ -49,6 +50,7 @@ import Testing
             let fixture = builder.fixture(at: position)
             let outcome = detector.process(fixture: fixture, matchId: "1152848", polledAt: polledAt, state: state)
             state = outcome.state
+            if position.phase == .inningsInProgress, let text = outcome.state.displayState?.statusText { sessionTexts.append(text) }
             if position.phase == .lunch || position.phase == .tea {
                 breakTexts.append(outcome.state.displayState?.statusText ?? "")
                 #expect(outcome.events.allSatisfy { $0.keyEvent?.priority != 10 && !$0.endsActivities }, "\(position)")
@@ -66,6 +68,8 @@ import Testing
             #expect(event.keyEvent?.priority == 5 && event.keyEvent?.alert == nil, "silent")
             #expect(event.displayState.statusText.hasPrefix("Stumps · Day \(day) · "), "\(event.displayState.statusText)")
         }
+        #expect(sessionTexts.contains { $0.hasPrefix("Day 2 · Session 1 · ") } && sessionTexts.contains { $0.hasPrefix("Day 2 · Session 2 · ") }
+                && sessionTexts.contains { $0.hasPrefix("Day 2 · Session 3 · ") }, "the sessions of day 2: \(Set(sessionTexts.map { $0.prefix(19) }))")
         #expect(breakTexts.count == 2 * days)
         #expect(breakTexts.allSatisfy { $0.hasPrefix("Lunch · Day ") || $0.hasPrefix("Tea · Day ") }, "\(breakTexts)")
         #expect(state?.phase == .ended)

@@ -16,8 +16,8 @@ import Testing
 /// replayed with its days: each day's activities end at stumps and new ones start when play resumes.
 @Suite(.serialized) struct LongFormatReplayTests {
     /// (match, deliveries per second of replay, steps each break is held, after how many deliveries the poller
-    /// and the detector are killed and restarted: nil for none). The Test's breaks (lunch, tea, stumps) last
-    /// 1.6 s, a few polls.
+    /// and the detector are killed and restarted: nil for none). The Test's lunch and tea last 1.6 s and its
+    /// stumps 4.8 s, several polls.
     static let replays: [(match: Int, speed: Double, breakSteps: Int, restartAt: Int?)] = [
         (1152848, 25, 40, nil), (1144504, 15, 5, 250),
     ]
@@ -55,15 +55,12 @@ import Testing
     }
 
     /// Multi-day activities (item 3), on the match's first day: the replay is held at day 1's close of play
-    /// (paused just before it, then moved onto it), where both devices' activities end showing "Stumps · Day 1"
-    /// and both rows are day_end; once play resumes each device gets a new push-started activity for day 2.
+    /// (paused from its start until both activities run, then moved onto it: the detector gets the day as
+    /// one catch-up), where both devices' activities end showing "Stumps · Day 1" and both rows are day_end;
+    /// once play resumes each device gets a new push-started activity for day 2.
     func closeOfDayOne(_ stack: DevStack, sim: DeviceSimClient, days: MatchDays) async throws {
         let fixture = String(stack.options.fixtureId)
         let stumps = days.deliveriesPerDay
-        try await stack.waitFor("day 1 nearly over", timeout: .seconds(120)) {
-            try await stack.replayStatus().deliveries >= stumps - 100
-        }
-        try await stack.controlReplay("pause")
         let paused = try await stack.replayStatus().deliveries
         try #require(paused < stumps, "paused at \(paused) deliveries, past day 1's close at \(stumps): the replay outran the test")
         try await stack.controlReplay("seek", json: #"{"delivery": \#(stumps), "phase": "stumps"}"#)
@@ -73,7 +70,9 @@ import Testing
                 return ["ended", "dismissed"].contains(activity.state) && activity.contentState.statusText.hasPrefix("Stumps · Day 1 · ")
             }
         }
-        #expect(try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND end_reason = 'day_end'") == 2)
+        try await stack.waitFor("both rows ended for the day", timeout: .seconds(30)) {
+            try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND end_reason = 'day_end'") == 2
+        }
         let dayOne = Dictionary(uniqueKeysWithValues: try await sim.devices().map { ($0.deviceId, $0.activity(fixture)?.token) })
         try await stack.controlReplay("resume")
         try await stack.waitFor("a new activity for day 2 on both devices", timeout: .seconds(90)) {
@@ -91,6 +90,11 @@ import Testing
         let days = MatchDays(match: try CricsheetMatch.load(contentsOf: stack.options.matchFile))
         let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
         try await stack.launch(startDelay: .zero)
+        if days.count > 1 {
+            // Held early on day 1 (in play, so the followers are started) until closeOfDayOne moves it on.
+            try await stack.waitFor("the first delivery", timeout: .seconds(60)) { try await stack.replayStatus().deliveries >= 1 }
+            try await stack.controlReplay("pause")
+        }
         try #require(try await sim.devices().count == 2, "device-sim runs 2 devices")
         try await stack.waitFor("a push-started activity on both devices", timeout: .seconds(90)) {
             try await sim.devices().allSatisfy { $0.activity(fixture)?.state == "active" }

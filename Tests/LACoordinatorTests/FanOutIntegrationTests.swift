@@ -86,6 +86,26 @@ struct FanOutIntegrationTests {
         await database.shutdown()
     }
 
+    @Test("a day's close handled after play resumed (a lagging or redelivered event) is skipped: the new day's activities stay")
+    func lateCloseOfPlayIsSkipped() async throws {
+        let database = try await TestSupport.database()
+        let producer = try TestSupport.producer()
+        let matchId = TestSupport.unique("late-stumps")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 2)
+        try await database.execute("INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, '3rd Innings', true, false)",
+                                   [matchId])
+        let registry = MetricsRegistry()
+        let processor = TestSupport.processor(database: database, producer: producer, jobsTopic: try await TestSupport.topic("la-jobs-late"),
+                                              registry: registry)
+        try await processor.handle(TestSupport.event(matchId: matchId, seq: 40, key: KeyEvent(kind: .stumps, priority: 5, alert: nil),
+                                                     phase: .interrupted))
+        #expect(registry.render().contains(#"la_events_processed_total{kind="day_end_late"} 1"#))
+        let active = try await database.query("SELECT count(*)::int AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId])
+        #expect(try active.first?.decode("n", as: Int.self) == 6, "the new day's rows are untouched")
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+
     @Test("match end and a day's close: end pushes with a dismissal-date to every active row, then every row of the match ended (match_end, day_end)",
           arguments: [false, true])
     func matchEnd(closeOfPlay: Bool) async throws {
@@ -96,6 +116,13 @@ struct FanOutIntegrationTests {
         try await TestSupport.insertActive(database, matchId: matchId, users: 10)
         try await database.execute(
             "INSERT INTO live_activities (match_id, user_id, device_id, status) VALUES ($1, 'pending-user', 'd0', 'pending')", [matchId])
+        // At stumps a token_invalid row is ended for the day too (a fresh budget tomorrow); at the match's end a
+        // row waiting for the next day is ended for good.
+        try await database.execute(
+            "INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason) VALUES ($1, 'waiting-user', 'd0', 'ended', $2)",
+            [matchId, closeOfPlay ? "token_invalid" : "day_end"])
+        try await database.execute("INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, $2, true, $3)",
+                                   [matchId, closeOfPlay ? "Stump Day 1" : "Finished", closeOfPlay])
         try await TestSupport.insertActive(database, matchId: matchId + "-other", users: 2)
         let registry = MetricsRegistry()
         let processor = TestSupport.processor(database: database, producer: producer, jobsTopic: jobsTopic, registry: registry)
@@ -120,14 +147,14 @@ struct FanOutIntegrationTests {
         #expect(rows.count == 1)
         #expect(try rows.first?.decode("status", as: String.self) == "ended")
         #expect(try rows.first?.decode("end_reason", as: String?.self) == reason)
-        #expect(try rows.first?.decode("n", as: Int.self) == 31)
+        #expect(try rows.first?.decode("n", as: Int.self) == 32)
         let other = try await database.query("SELECT count(*)::int AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId + "-other"])
         #expect(try other.first?.decode("n", as: Int.self) == 6)
-        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 31"))
+        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 32"))
 
         // A replayed end event: same end jobs, no more rows to end.
         try await processor.handle(end)
-        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 31"))
+        #expect(registry.render().contains("la_rows_ended_total{reason=\"\(reason)\"} 32"))
         try await producer.shutdown()
         await database.shutdown()
     }

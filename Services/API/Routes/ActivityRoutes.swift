@@ -15,6 +15,8 @@ enum ActivityRoutes {
                 switch outcome {
                 case .active(let rotated):
                     return .json(APIBodies.ActivityTokenResponse(matchId: matchId, deviceId: deviceId, status: "active", rotated: rotated))
+                case .closeOfPlay:
+                    return .json(APIBodies.ActivityTokenResponse(matchId: matchId, deviceId: deviceId, status: "day_end", rotated: false))
                 case .notFollowing:
                     throw HTTPError(
                         status: 409, code: "not_following",

@@ -43,7 +43,7 @@ enum OpenAPISchemas {
                                            "expiresAt": {"type": "string", "format": "date-time", "nullable": true}}}}}},
       "ActivityTokenResponse": {"type": "object", "required": ["matchId", "deviceId", "status", "rotated"],
                                 "properties": {"matchId": {"type": "string"}, "deviceId": {"type": "string"},
-                                               "status": {"type": "string", "enum": ["active"]}, "rotated": {"type": "boolean"}}},
+                                               "status": {"type": "string", "enum": ["active", "day_end"]}, "rotated": {"type": "boolean"}}},
       "DeviceResponse": {"type": "object", "required": ["deviceId", "hasPushToken", "hasPushToStartToken", "apnsEnvironment", "updatedAt"],
                          "properties": {"deviceId": {"type": "string"}, "hasPushToken": {"type": "boolean"}, "hasPushToStartToken": {"type": "boolean"},
                                         "apnsEnvironment": {"type": "string", "enum": ["sandbox", "production"]},

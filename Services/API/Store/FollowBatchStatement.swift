@@ -15,9 +15,13 @@
 /// - `f` upserts the follow, keeping the later expires_at.
 /// - `devs` is the user's push-to-start devices, for matches in play only (live, not at close of
 ///   play: a follow at stumps gets its activity from the orchestrator when play resumes).
-/// - `up` inserts PENDING rows, or re-enters PENDING an ended row or a PENDING row whose last start
-///   is older than `$6` with fewer than `$7` attempts; ACTIVE rows are never touched. Their
-///   expires_at is the follow's.
+/// - `up` inserts PENDING rows, or re-enters PENDING an ended row (a fresh start: `day_start_attempt`
+///   is the new attempt) or a PENDING row whose last start is older than `$6` with fewer than `$7`
+///   attempts since its latest fresh start; ACTIVE rows are never touched. Their expires_at is the follow's.
+/// - `overnight`: at close of play, a re-follow turns the user's rows ended by an unfollow or a dismissal
+///   into day_end, so the orchestrator starts them with everyone else's when play resumes.
+/// - The result's `is_live` is "in play" (live and not at close of play): a follower at stumps is told the
+///   match is not live, so the app does not start an activity locally overnight.
 ///
 /// Rows are written in key order (follows by (user, match), activities by (match, user, device)),
 /// so concurrent batches mostly take their row locks in one order; a deadlock PostgreSQL still
@@ -52,14 +56,22 @@ enum FollowBatchStatement {
             FROM devs JOIN f ON f.user_id = devs.user_id AND f.match_id = devs.match_id
             ORDER BY devs.match_id, devs.user_id, devs.device_id
             ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-                status = 'pending', end_reason = NULL, update_token = NULL,
-                start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at
+                status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
+                start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at,
+                day_start_attempt = CASE WHEN live_activities.status = 'ended' THEN live_activities.start_attempts + 1
+                                         ELSE live_activities.day_start_attempt END
             WHERE live_activities.status = 'ended'
                OR (live_activities.status = 'pending' AND live_activities.updated_at <= $6
-                   AND live_activities.start_attempts < $7)
+                   AND live_activities.start_attempts - live_activities.day_start_attempt + 1 < $7)
             RETURNING match_id, user_id, device_id, start_attempts
+        ), overnight AS (
+            UPDATE live_activities la SET end_reason = 'day_end', updated_at = $3
+            FROM mi JOIN f ON f.user_id = mi.user_id AND f.match_id = mi.match_id
+            WHERE mi.is_live AND NOT mi.in_play AND la.match_id = mi.match_id AND la.user_id = mi.user_id
+              AND la.status = 'ended' AND la.end_reason IN ('user_unfollow', 'user_dismissed')
+            RETURNING la.match_id
         )
-        SELECT mi.i, mi.is_live, mi.starts_at, mi.card, mi.display_state, mi.seq, f.expires_at,
+        SELECT mi.i, mi.in_play AS is_live, mi.starts_at, mi.card, mi.display_state, mi.seq, f.expires_at,
                s.device_id, s.start_attempts, s.push_to_start_token, s.apns_env
         FROM mi JOIN f ON f.user_id = mi.user_id AND f.match_id = mi.match_id
         LEFT JOIN (
