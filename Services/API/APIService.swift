@@ -1,6 +1,7 @@
 import Auth
 import Contracts
 import Foundation
+import LiveActivities
 import Kafka
 import Postgres
 import Runtime
@@ -13,7 +14,7 @@ struct APIService: Sendable {
     let follows: FollowStore
     /// Follow requests go through it (group commit: one statement per batch).
     let followBatcher: FollowBatcher
-    let activities: ActivityStore
+    let activities: LiveActivityStore
     let devices: DeviceStore
     let publisher: PushJobPublisher
     let factory: PushJobFactory
@@ -37,7 +38,7 @@ struct APIService: Sendable {
         self.metrics = apiMetrics
         matches = MatchStore(database: database)
         follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
-        activities = ActivityStore(database: database)
+        activities = LiveActivityStore(database: database)
         devices = DeviceStore(database: database)
         factory = PushJobFactory(shards: configuration.pushShards)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)

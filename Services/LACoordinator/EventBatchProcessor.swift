@@ -2,6 +2,7 @@ import Contracts
 import DeadLetter
 import FanOut
 import Kafka
+import LiveActivities
 import Runtime
 
 /// Handles one batch of `match.events` messages: decodes them, applies latest-wins, skips plain
@@ -85,10 +86,10 @@ struct EventBatchProcessor: Sendable {
         metrics.processed(event.endsMatch ? "end" : event.endsDay ? "day_end" : plan.priority >= 10 ? "key" : "update")
         if event.endsMatch {
             let ended = try await matchEnd.endMatch(event.matchId)
-            metrics.rowsEnded("match_end", ended)
+            metrics.rowsEnded(LiveActivityEndReason.matchEnd.rawValue, ended)
         } else if event.endsDay {
             let ended = try await matchEnd.endDay(event.matchId)
-            metrics.rowsEnded("day_end", ended)
+            metrics.rowsEnded(LiveActivityEndReason.dayEnd.rawValue, ended)
         }
         logger.debug("event fanned out", [
             "event_id": event.eventId, "match_id": event.matchId, "jobs": String(result.jobs), "targets": String(result.targets),

@@ -1,6 +1,7 @@
 import Contracts
 import DeadLetter
 import Kafka
+import LiveActivities
 import Postgres
 import Runtime
 
@@ -66,41 +67,17 @@ struct TokenInvalidHandler: Sendable {
     }
 
     private func endUpdateToken(_ message: TokenInvalid) async throws -> Int {
-        let ended: Int
-        if let matchId = message.matchId {
-            ended = try await database.execute(
-                """
-                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-                WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND update_token = $4 AND status = 'active'
-                """, [matchId, message.userId, message.deviceId, message.token])
-        } else {
-            ended = try await database.execute(
-                """
-                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND update_token = $3 AND status = 'active'
-                """, [message.userId, message.deviceId, message.token])
-        }
-        metrics.rowsEnded("token_invalid", ended)
+        let ended = try await LiveActivityStore(database: database)
+            .endUpdateToken(message.token, userId: message.userId, deviceId: message.deviceId, matchId: message.matchId)
+        metrics.rowsEnded(LiveActivityEndReason.tokenInvalid.rawValue, ended)
         return ended
     }
 
     private func endPushToStart(_ message: TokenInvalid) async throws -> Int {
-        try await database.withTransaction { connection in
-            let cleared = try await connection.query(
-                """
-                UPDATE devices SET push_to_start_token = NULL, updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND push_to_start_token = $3
-                """, [message.userId, message.deviceId, message.token]).affectedRows
-            let ended = try await connection.query(
-                """
-                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND status = 'pending' AND ($3::text IS NULL OR match_id = $3)
-                  AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
-                                  AND d.push_to_start_token IS NOT NULL)
-                """, [message.userId, message.deviceId, message.matchId]).affectedRows
-            metrics.rowsEnded("token_invalid", ended)
-            return cleared + ended
-        }
+        let (cleared, ended) = try await LiveActivityStore(database: database)
+            .endPushToStartToken(message.token, userId: message.userId, deviceId: message.deviceId, matchId: message.matchId)
+        metrics.rowsEnded(LiveActivityEndReason.tokenInvalid.rawValue, ended)
+        return cleared + ended
     }
 
     private func deadLetter(_ source: KafkaMessage?, kind: String, _ error: String) async throws {

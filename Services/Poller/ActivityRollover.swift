@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Kafka
+import LiveActivities
 import Postgres
 
 /// Ends and re-starts Live Activities before iOS ends them: an activity is allowed 8 hours of being
@@ -57,14 +58,10 @@ struct ActivityRollover: Sendable {
             var jobs: [PushJob] = []
             for row in rows {
                 let device = row.device
-                let changed = try await connection.query(
-                    """
-                    UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL,
-                        start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
-                    WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
-                      AND update_token = $6
-                    """, [device.matchId, device.userId, device.deviceId, row.attempts, now, row.updateToken]).affectedRows
-                guard changed == 1 else { continue }
+                let changed = try await LiveActivityStore.rollOver(
+                    on: connection, matchId: device.matchId, userId: device.userId, deviceId: device.deviceId,
+                    attempts: row.attempts, updateToken: row.updateToken, now: now)
+                guard changed else { continue }
                 jobs.append(try endJob(row, attempt: row.attempts + 1, now: now))
                 jobs.append(try orchestrator.job(for: device, attempt: row.attempts + 1, now: now))
             }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Kafka
+import LiveActivities
 import Postgres
 import Runtime
 
@@ -52,13 +53,9 @@ struct MatchOrchestrator: Sendable {
         var rolledOver = 0
     }
 
-    /// Why a candidate row is started again.
-    enum Restart: String, Sendable {
-        /// Ended token_invalid: counts against the day's budget, waits its backoff.
-        case tokenInvalid = "token_invalid"
-        /// Ended day_end at stumps: a fresh start for the new day.
-        case dayEnd = "day_end"
-    }
+    /// Why a candidate row is started again: ended token_invalid (counts against the day's budget, waits its
+    /// backoff) or day_end (a fresh start for the new day).
+    typealias Restart = LiveActivityEndReason
 
     let database: PostgresClient
     let producer: KafkaProducer
@@ -142,7 +139,7 @@ struct MatchOrchestrator: Sendable {
             }
             let attempts = try row.decode("start_attempts", as: Int?.self)
             let dayStart = try row.decode("day_start_attempt", as: Int?.self) ?? 1
-            let reason = try row.decode("end_reason", as: String?.self).flatMap(Restart.init(rawValue:)) ?? .tokenInvalid
+            let reason = try row.decode("end_reason", as: String?.self).flatMap(LiveActivityEndReason.init(rawValue:)) ?? .tokenInvalid
             let updatedAt = try row.decode("updated_at", as: Date?.self)
             try await body(Candidate(
                 matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
@@ -172,28 +169,18 @@ struct MatchOrchestrator: Sendable {
             var jobs: [(PushJob, restart: Restart?)] = []
             for candidate in chunk {
                 let attempt: Int
-                let changed: Int
+                let changed: Bool
                 if let previous = candidate.previous {
                     attempt = previous.attempts + 1
-                    // A new day's start is a fresh start: the re-start budget counts from it.
-                    changed = try await connection.query(
-                        """
-                        UPDATE live_activities SET status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
-                            start_attempts = start_attempts + 1, updated_at = $5,
-                            day_start_attempt = CASE WHEN $6 = 'day_end' THEN start_attempts + 1 ELSE day_start_attempt END
-                        WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'ended'
-                          AND end_reason = $6 AND start_attempts = $4
-                        """, [candidate.matchId, candidate.userId, candidate.deviceId, previous.attempts, now,
-                              previous.reason.rawValue]).affectedRows
+                    changed = try await LiveActivityStore.restart(
+                        on: connection, matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
+                        endedAs: previous.reason, attempts: previous.attempts, now: now)
                 } else {
                     attempt = 1
-                    changed = try await connection.query(
-                        """
-                        INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at)
-                        VALUES ($1, $2, $3, 'pending', 1, $4, $4) ON CONFLICT DO NOTHING
-                        """, [candidate.matchId, candidate.userId, candidate.deviceId, now]).affectedRows
+                    changed = try await LiveActivityStore.insertPending(
+                        on: connection, matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId, now: now)
                 }
-                guard changed == 1 else { continue }
+                guard changed else { continue }
                 do {
                     jobs.append((try job(for: candidate, attempt: attempt, now: now), candidate.previous?.reason))
                 } catch {

@@ -1,4 +1,5 @@
 import HTTPServer
+import LiveActivities
 
 /// POST /matches/:matchId/activity-token and /matches/:matchId/activity-dismissed.
 enum ActivityRoutes {
@@ -10,8 +11,8 @@ enum ActivityRoutes {
                 let body = try request.decode(APIBodies.ActivityTokenRequest.self)
                 let token = try InputRules.apnsToken(body.token, field: "token")
                 let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
-                let outcome = try await service.activities.register(
-                    userId: user.userId, matchId: matchId, deviceId: deviceId, token: token, now: service.clock.now())
+                let outcome = try await service.activities.registerUpdateToken(
+                    token, userId: user.userId, matchId: matchId, deviceId: deviceId, now: service.clock.now())
                 switch outcome {
                 case .active(let rotated):
                     return .json(APIBodies.ActivityTokenResponse(matchId: matchId, deviceId: deviceId, status: "active", rotated: rotated))
@@ -28,7 +29,7 @@ enum ActivityRoutes {
                 let matchId = try InputRules.pathId(request, "matchId")
                 let body = try request.decode(APIBodies.DismissRequest.self)
                 _ = try InputRules.id(body.deviceId, field: "deviceId")
-                return try await FollowRoutes.end(service, userId: user.userId, matchId: matchId, reason: "user_dismissed")
+                return try await FollowRoutes.end(service, userId: user.userId, matchId: matchId, reason: .userDismissed)
             },
         ]
     }

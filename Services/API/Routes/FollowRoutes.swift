@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import HTTPServer
+import LiveActivities
 
 /// POST/DELETE /user/follow/match, the /matches/:matchId/follow|unfollow aliases, GET /user/follows.
 enum FollowRoutes {
@@ -24,7 +25,7 @@ enum FollowRoutes {
                 let user = try service.authenticator.user(request)
                 let body = try request.decode(APIBodies.UnfollowRequest.self)
                 let matchId = try InputRules.id(body.matchId, field: "matchId")
-                return try await end(service, userId: user.userId, matchId: matchId, reason: "user_unfollow")
+                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow)
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/unfollow") { request in
                 let user = try service.authenticator.user(request)
@@ -32,7 +33,7 @@ enum FollowRoutes {
                 if let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId {
                     _ = try InputRules.id(deviceId, field: "deviceId")
                 }
-                return try await end(service, userId: user.userId, matchId: matchId, reason: "user_unfollow")
+                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow)
             },
             APIRoute(method: .get, pattern: "/user/follows") { request in
                 let user = try service.authenticator.user(request)
@@ -83,7 +84,7 @@ enum FollowRoutes {
     }
 
     /// Ends the caller's activities for the match with `reason` (end pushes first), deletes the follow.
-    static func end(_ service: APIService, userId: String, matchId: String, reason: String) async throws -> HTTPResponse {
+    static func end(_ service: APIService, userId: String, matchId: String, reason: LiveActivityEndReason) async throws -> HTTPResponse {
         let outcome: FollowStore.EndOutcome
         do {
             outcome = try await service.follows.end(

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import LiveActivities
 import Postgres
 
 /// Follows and the Live Activity rows they create or end. Every statement is filtered by the
@@ -102,7 +103,7 @@ struct FollowStore: Sendable {
     /// the same transaction, before it commits — hands the end jobs (for rows with an update token)
     /// to `publish`. A publish failure rolls everything back, so a retried request sends them again.
     func end(
-        userId: String, matchId: String, reason: String, now: Date, factory: PushJobFactory,
+        userId: String, matchId: String, reason: LiveActivityEndReason, now: Date, factory: PushJobFactory,
         publish: @Sendable ([PushJob]) async throws -> Void
     ) async throws -> EndOutcome {
         try await database.withTransaction { connection in
@@ -110,25 +111,16 @@ struct FollowStore: Sendable {
             // follow and an unfollow of the same (user, match) queue behind each other instead of deadlocking.
             try await connection.execute(
                 "DELETE FROM match_follows WHERE user_id = $1 AND match_id = $2", [userId, matchId], prepared: true)
-            let ended = try await connection.query(
-                """
-                WITH ended AS (
-                    UPDATE live_activities SET status = 'ended', end_reason = $3, updated_at = $4
-                    WHERE match_id = $2 AND user_id = $1 AND status IN ('pending', 'active')
-                    RETURNING device_id, update_token
-                )
-                SELECT ended.device_id, ended.update_token, COALESCE(d.apns_env, 'production') AS apns_env
-                FROM ended LEFT JOIN devices d ON d.user_id = $1 AND d.device_id = ended.device_id ORDER BY ended.device_id
-                """, [userId, matchId, reason, now], prepared: true)
+            let ended = try await LiveActivityStore.endForUser(on: connection, userId: userId, matchId: matchId,
+                                                               reason: reason, now: now)
             var targets: [PushJobFactory.Target] = []
             var devices: [String] = []
             for row in ended {
-                let deviceId: String = try row.decode("device_id")
-                devices.append(deviceId)
-                guard let token = try row.decode("update_token", as: String?.self) else { continue }
+                devices.append(row.deviceId)
+                guard let token = row.updateToken else { continue }
                 targets.append(.init(
-                    userId: userId, deviceId: deviceId, token: token,
-                    env: APNsEnvironment(rawValue: try row.decode("apns_env")) ?? .production, discriminator: reason))
+                    userId: userId, deviceId: row.deviceId, token: token,
+                    env: APNsEnvironment(rawValue: row.apnsEnvironment) ?? .production, discriminator: reason.rawValue))
             }
             var jobs: [PushJob] = []
             if !targets.isEmpty {

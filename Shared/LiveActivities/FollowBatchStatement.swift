@@ -1,4 +1,5 @@
-/// The single SQL statement behind `FollowStore.follow(_:now:)`: any number of distinct
+/// The single SQL statement behind the api's follow (`FollowStore.follow(_:now:)`), the follow transition of
+/// `LiveActivityStore`'s state machine (it writes `match_follows` too, in the same statement): any number of distinct
 /// (user, match) follows in one round trip and, being one statement, one implicit transaction
 /// (all of a batch is written or none of it).
 ///
@@ -31,8 +32,8 @@
 /// Result: per known pair (column `i`, the 1-based position in the arrays) one row per device that
 /// (re-)entered PENDING (ordered by device id), or a single row with NULL device columns when none
 /// did; every row repeats the match and follow columns.
-enum FollowBatchStatement {
-    static let sql = """
+public enum FollowBatchStatement {
+    public static let sql = """
         WITH req AS (
             SELECT r.user_id, r.match_id, r.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(user_id, match_id, i)
         ), mi AS (
@@ -83,7 +84,7 @@ enum FollowBatchStatement {
 
     /// Marks PENDING rows unsent (last start at the epoch) so the next follow re-sends at once.
     /// `$1` match ids, `$2` user ids, `$3` device ids (`text[]`, same length).
-    static let markUnsentSQL = """
+    public static let markUnsentSQL = """
         UPDATE live_activities la SET updated_at = 'epoch'
         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(match_id, user_id, device_id)
         WHERE la.match_id = u.match_id AND la.user_id = u.user_id AND la.device_id = u.device_id AND la.status = 'pending'
