@@ -37,6 +37,7 @@ let package = Package(
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
+        .executable(name: "codec-bench", targets: ["CodecBench"]),
         .executable(name: "device-sim", targets: ["DeviceSimulator"]),
     ],
     targets: [
@@ -82,6 +83,7 @@ let package = Package(
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
+        .executableTarget(name: "CodecBench", dependencies: ["Contracts"], path: "Benchmarks/CodecBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts", "FastJSON"],
                           path: "Benchmarks/DetectorBench"),
         .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"],

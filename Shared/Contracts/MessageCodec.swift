@@ -84,6 +84,9 @@ public enum MessageCodec {
         return bytes
     }
 
+    /// Decodes a message of `type`, parsing its bytes once: the typed decode runs first and the schema is read
+    /// from its result. Only a message that does not decode is parsed again, to say why: not JSON, not an
+    /// object, another schema version, or which field is wrong (checked in that order).
     public static func decode<Message: VersionedMessage>(_ type: Message.Type, from bytes: [UInt8]) throws(MessageDecodeError)
         -> Message
     {
@@ -92,32 +95,45 @@ public enum MessageCodec {
             throw .tooLarge(topic: topic, bytes: bytes.count, limit: Message.maximumBytes)
         }
         let data = Data(bytes)
-        let excerpt = String(decoding: bytes.prefix(80), as: UTF8.self)
-        let object: Any
+        let decodeError: any Error
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            let message = try JSONDecoder().decode(Message.self, from: data)
+            guard message.schema == Message.currentSchema else {
+                throw MessageDecodeError.unsupportedSchema(topic: topic, found: message.schema, expected: Message.currentSchema)
+            }
+            return message
+        } catch let error as MessageDecodeError {
+            throw error
         } catch {
-            throw .malformedJSON(topic: topic, reason: "not parseable", excerpt: excerpt)
+            decodeError = error
+        }
+        throw rejection(of: data, topic: topic, expected: Message.currentSchema, decodeError: decodeError)
+    }
+
+    /// Why `data` did not decode: the first of not JSON, not an object, another schema, a bad field.
+    private static func rejection(of data: Data, topic: String, expected: Int, decodeError: any Error) -> MessageDecodeError {
+        let excerpt = String(decoding: data.prefix(80), as: UTF8.self)
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return .malformedJSON(topic: topic, reason: "not parseable", excerpt: excerpt)
         }
         guard let members = object as? [String: Any] else {
-            throw .malformedJSON(topic: topic, reason: "not a JSON object", excerpt: excerpt)
+            return .malformedJSON(topic: topic, reason: "not a JSON object", excerpt: excerpt)
         }
         let schema = (members["schema"] as? NSNumber)?.intValue
-        guard schema == Message.currentSchema else {
-            throw .unsupportedSchema(topic: topic, found: schema, expected: Message.currentSchema)
+        guard schema == expected else {
+            return .unsupportedSchema(topic: topic, found: schema, expected: expected)
         }
-        do {
-            return try JSONDecoder().decode(Message.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw .invalidField(topic: topic, path: path(context.codingPath + [key]), reason: "missing")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .invalidField(topic: topic, path: path(context.codingPath), reason: context.debugDescription)
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw .invalidField(topic: topic, path: path(context.codingPath), reason: "null")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .invalidField(topic: topic, path: path(context.codingPath), reason: context.debugDescription)
-        } catch {
-            throw .invalidField(topic: topic, path: "", reason: String(describing: error))
+        switch decodeError {
+        case DecodingError.keyNotFound(let key, let context):
+            return .invalidField(topic: topic, path: path(context.codingPath + [key]), reason: "missing")
+        case DecodingError.typeMismatch(_, let context):
+            return .invalidField(topic: topic, path: path(context.codingPath), reason: context.debugDescription)
+        case DecodingError.valueNotFound(_, let context):
+            return .invalidField(topic: topic, path: path(context.codingPath), reason: "null")
+        case DecodingError.dataCorrupted(let context):
+            return .invalidField(topic: topic, path: path(context.codingPath), reason: context.debugDescription)
+        default:
+            return .invalidField(topic: topic, path: "", reason: String(describing: decodeError))
         }
     }
 
