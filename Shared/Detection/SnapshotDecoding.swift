@@ -28,11 +28,11 @@ public enum SnapshotDecodeError: Error, Equatable, CustomStringConvertible {
 
 /// Reads `sportmonks.fixtures` messages into typed fixtures.
 ///
-/// The fast path decodes the message once with `FastJSONDecoder`, straight into a `SportMonksFixture` and its
-/// changed balls (a snapshot is at most 256 KiB; Foundation's JSONDecoder spends ~3 ms on 200 KB, FastJSON a
-/// fraction of that). Anything the fast path rejects goes through the old JSONDecoder path and then `MessageCodec.decode`,
-/// so a message FastJSON is stricter about still decodes as before, and a bad message fails with exactly
-/// the contract's error.
+/// One decoder accepts a message: `FastJSONDecoder`, once, straight into a `SportMonksFixture` and its changed
+/// balls (a snapshot is at most 256 KiB; Foundation's JSONDecoder spends ~3 ms on 200 KB, FastJSON a fraction of
+/// that). A message it refuses is rejected; the fallback only says why: `MessageCodec.decode`'s verdict on the
+/// envelope (not JSON, wrong schema, missing field, too large), else the fixture or ball field Foundation's
+/// decoder names, else the fast decoder's own reason (it is stricter than Foundation about, e.g., duplicate keys).
 public enum SnapshotDecoding {
     /// The snapshot's header fields, its typed fixture (without balls) and its typed ball changes.
     public struct Decoded: Sendable {
@@ -74,28 +74,36 @@ public enum SnapshotDecoding {
     ///   same cache are taken from it instead of decoded again (use one cache per match: `SnapshotReuseCaches`).
     ///   The result is the same either way.
     public static func decode(_ bytes: [UInt8], reusing cache: FastJSONReuseCache? = nil) throws(SnapshotDecodeError) -> Decoded {
+        var fastError: String = "larger than \(FixtureSnapshot.maximumBytes) bytes"
         if bytes.count <= FixtureSnapshot.maximumBytes {
-            let fast: Typed? = if let cache {
-                try? FastJSONDecoder().decode(Typed.self, from: bytes, reusing: cache)
-            } else {
-                try? FastJSONDecoder().decode(Typed.self, from: bytes)
-            }
-            if let typed = fast, typed.schema == FixtureSnapshot.currentSchema { return typed.decoded }
-            if let typed = try? JSONDecoder().decode(Typed.self, from: Data(bytes)),
-               typed.schema == FixtureSnapshot.currentSchema {
-                return typed.decoded
+            do {
+                let typed = if let cache {
+                    try FastJSONDecoder().decode(Typed.self, from: bytes, reusing: cache)
+                } else {
+                    try FastJSONDecoder().decode(Typed.self, from: bytes)
+                }
+                if typed.schema == FixtureSnapshot.currentSchema { return typed.decoded }
+                fastError = "schema \(typed.schema)"
+            } catch {
+                fastError = String(describing: error)
             }
         }
+        throw rejection(of: bytes, fastError: fastError)
+    }
+
+    /// Why the fast decoder refused `bytes`: the envelope's error, else the bad fixture or ball field, else its own.
+    static func rejection(of bytes: [UInt8], fastError: String) -> SnapshotDecodeError {
         let snapshot: FixtureSnapshot
-        do { snapshot = try MessageCodec.decode(FixtureSnapshot.self, from: bytes) } catch { throw .message(error) }
-        var fixture = try typed(SportMonksFixture.self, snapshot.fixture, matchId: snapshot.matchId, at: "fixture")
-        fixture.balls = nil
-        let balls = try snapshot.balls.map { items throws(SnapshotDecodeError) in
-            try typed([SportMonksBall].self, .array(items), matchId: snapshot.matchId, at: "balls")
+        do { snapshot = try MessageCodec.decode(FixtureSnapshot.self, from: bytes) } catch { return .message(error) }
+        do {
+            _ = try typed(SportMonksFixture.self, snapshot.fixture, matchId: snapshot.matchId, at: "fixture")
+            if let balls = snapshot.balls {
+                _ = try typed([SportMonksBall].self, .array(balls), matchId: snapshot.matchId, at: "balls")
+            }
+        } catch {
+            return error
         }
-        return Decoded(matchId: snapshot.matchId, polledAt: snapshot.polledAt, seq: snapshot.seq, basis: snapshot.basis,
-                       complete: snapshot.complete, fixture: fixture, balls: balls,
-                       removedBallIds: snapshot.removedBallIds, ballCount: snapshot.ballCount)
+        return .fixture(matchId: snapshot.matchId, reason: "refused by the fast decoder: \(fastError)")
     }
 
     /// Deliveries read back from the ball history (one JSON object each).

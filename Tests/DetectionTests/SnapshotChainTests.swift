@@ -121,6 +121,27 @@ import Testing
         #expect(rebuilt.balls?.count == 3)
     }
 
+    @Test("one decoder accepts a snapshot: what the fast decoder refuses is rejected with a reason, never decoded another way")
+    func refusedByTheFastDecoder() throws {
+        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(Self.fixture(balls: 2)))
+        let plan = try FixtureSnapshotPager.plan(matchId: "9", polledAt: 1, fixture: json, after: FixtureFeedCursor())
+        let good = String(decoding: plan.encoded[0], as: UTF8.self)
+        _ = try SnapshotDecoding.decode(Array(good.utf8))
+        // A duplicate key: Foundation's decoder takes it, the fast one refuses it.
+        let duplicated = good.replacingOccurrences(of: #""matchId":"9""#, with: #""matchId":"9","matchId":"9""#)
+        #expect(duplicated != good)
+        do {
+            _ = try SnapshotDecoding.decode(Array(duplicated.utf8))
+            Issue.record("a duplicate key was accepted")
+        } catch {
+            #expect(!error.description.isEmpty && ["invalid_fixture", "malformed_json", "invalid_field"].contains(error.kind),
+                    "\(error.kind): \(error)")
+        }
+        // A wrong type names its field.
+        let mistyped = good.replacingOccurrences(of: #""polledAt":1"#, with: #""polledAt":"one""#)
+        #expect(throws: SnapshotDecodeError.self) { _ = try SnapshotDecoding.decode(Array(mistyped.utf8)) }
+    }
+
     @Test("a fixture too large without its balls is refused with its size, never produced")
     func refusesOversizedFixture() throws {
         let fixture = Self.fixture(balls: 1)
