@@ -74,7 +74,7 @@ struct JobProcessor: Sendable {
                 metrics.retries.increment(by: remaining.count)
                 logger.debug("retrying pushes", [
                     "jobId": job.jobId, "targets": String(remaining.count), "attempt": String(attempt),
-                    "delayMs": String(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
+                    "delayMs": String(delay.wholeMilliseconds),
                     "lastError": lastError ?? "",
                 ])
                 metrics.jobsWaiting.increment()

@@ -53,8 +53,7 @@ struct RetryScheduler: Sendable {
         guard attempt < limit else { return .giveUp(.exhausted(attempts: attempt)) }
         guard expiration > 0 else { return .giveUp(.expired) }
         let delay = policy.delay(afterAttempt: attempt)
-        let retryAt = clock.now().timeIntervalSince1970 + Double(delay.components.seconds)
-            + Double(delay.components.attoseconds) / 1e18
+        let retryAt = clock.now().timeIntervalSince1970 + delay.seconds
         guard retryAt < Double(expiration) else { return .giveUp(.expired) }
         return .retry(after: delay)
     }

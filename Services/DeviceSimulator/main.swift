@@ -52,7 +52,7 @@ await ServiceHost.run(
             let elapsed = ContinuousClock.now - started
             logger.info("devices launched", [
                 "event": "devices_ready", "ready": String(ready), "devices": String(configuration.deviceCount),
-                "seconds": String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+                "seconds": String(format: "%.1f", elapsed.seconds),
             ])
             readiness.set("devices", ready == configuration.deviceCount)
         }

@@ -211,8 +211,3 @@ struct MatchOrchestrator: Sendable {
             createdAt: Int64(now.timeIntervalSince1970 * 1000))
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -35,7 +35,7 @@ struct PollLoop: Sendable {
                     wait = backoff.delay(afterFailures: failures, random: random())
                 }
                 logger.warning("poll failed; backing off", [
-                    "error": String(describing: error), "failures": String(failures), "wait_ms": String(wait.milliseconds),
+                    "error": String(describing: error), "failures": String(failures), "wait_ms": String(wait.wholeMilliseconds),
                 ])
             }
             do { try await sleeper.sleep(for: wait) } catch { return }
@@ -52,13 +52,5 @@ extension PollLoop {
         case is PostgresError: "database"
         default: "internal"
         }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds (for logs).
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -44,7 +44,7 @@ struct TTLSweeper: Sendable {
             deleted[table] = total
             metrics.ttlDeleted.increment(by: total)
         }
-        let cutoff = now.addingTimeInterval(-Double(settings.feedHistoryRetention.components.seconds))
+        let cutoff = now.addingTimeInterval(-settings.feedHistoryRetention.seconds)
         let history = try await FeedBallStore(database: database)
             .deleteFinished(before: cutoff, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
         deleted["feed_balls"] = history

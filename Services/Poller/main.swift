@@ -30,7 +30,7 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
     producerConfiguration.messageTimeout = .seconds(30)
     let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"), metrics: metricsRegistry)
     context.logger.info("configured", [
-        "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.milliseconds),
+        "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.wholeMilliseconds),
         "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
     ])
     let service = PollerService(

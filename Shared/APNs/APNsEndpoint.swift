@@ -39,8 +39,8 @@ public struct APNsRetryPolicy: Sendable, Equatable {
 
     /// Delay before attempt `attempt + 1` (attempt ≥ 1): base·2^(attempt-1), capped, times 0.5…1.
     public func delay(afterAttempt attempt: Int) -> Duration {
-        let base = Double(baseDelay.components.seconds) + Double(baseDelay.components.attoseconds) / 1e18
-        let cap = Double(maxDelay.components.seconds) + Double(maxDelay.components.attoseconds) / 1e18
+        let base = baseDelay.seconds
+        let cap = maxDelay.seconds
         let seconds = min(cap, base * Double(1 << min(attempt - 1, 20))) * Double.random(in: 0.5...1.0)
         return .milliseconds(Int64(seconds * 1000))
     }

@@ -1,3 +1,4 @@
+import Runtime
 import Foundation
 
 /// Provider authentication tokens: `base64url(header).base64url(claims).base64url(r‖s)` with

@@ -1,3 +1,4 @@
+import Runtime
 import Foundation
 
 /// One RSA public key of a JWKS (RFC 7517): `{"kty":"RSA","kid":…,"n":…,"e":…,"alg":"RS256","use":"sig"}`.

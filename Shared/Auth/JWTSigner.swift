@@ -1,3 +1,4 @@
+import Runtime
 import Foundation
 
 /// Mints RS256 JWTs (dev and test tokens) with a key pair and its `kid`.

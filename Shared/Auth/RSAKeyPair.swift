@@ -1,3 +1,5 @@
+import Runtime
+
 /// An RSA key pair for RS256 dev tokens (generated or read from PEM). Never log `privateKeyPEM()`.
 public final class RSAKeyPair: Sendable {
     let key: EVPKey

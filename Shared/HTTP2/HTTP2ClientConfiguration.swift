@@ -61,10 +61,3 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.receiveWindow = receiveWindow
     }
 }
-
-extension Duration {
-    var nanoseconds: UInt64 {
-        let parts = components
-        return UInt64(max(0, parts.seconds)) * 1_000_000_000 + UInt64(max(0, parts.attoseconds) / 1_000_000_000)
-    }
-}

@@ -43,16 +43,3 @@ public struct KafkaProducerConfiguration: Sendable {
 public enum KafkaCompression: String, Sendable, CaseIterable {
     case none, gzip, snappy, lz4, zstd
 }
-
-extension Duration {
-    /// The duration in whole milliseconds, rounded down (librdkafka's unit for most times).
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-
-    /// Milliseconds as a C `int` for librdkafka timeouts, clamped to 0...Int32.max.
-    var timeoutMilliseconds: Int32 {
-        Int32(clamping: max(0, wholeMilliseconds))
-    }
-}

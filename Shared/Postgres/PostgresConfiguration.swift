@@ -107,8 +107,7 @@ public struct PostgresConfiguration: Sendable, Equatable {
             ("DateStyle", "ISO"), ("TimeZone", "UTC"), ("bytea_output", "hex"), ("extra_float_digits", "3"),
         ]
         if let statementTimeout {
-            let (seconds, attoseconds) = statementTimeout.components
-            settings.append(("statement_timeout", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+            settings.append(("statement_timeout", String(statementTimeout.wholeMilliseconds)))
         }
         if let searchPath { settings.append(("search_path", searchPath.joined(separator: ","))) }
         for key in serverSettings.keys.sorted() { settings.append((key, serverSettings[key]!)) }

@@ -56,8 +56,7 @@ public final class Histogram: Sendable {
 
     /// Observes a duration in seconds.
     public func observe(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        observe(Double(seconds) + Double(attoseconds) / 1e18)
+        observe(duration.seconds)
     }
 
     /// (cumulative bucket counts, sum, count).

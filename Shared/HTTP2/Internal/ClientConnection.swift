@@ -106,7 +106,7 @@ final class ClientConnection: H2Connection {
         }
         guard let session else { return }
         for (id, item) in streams where item.deadline <= now && !item.completed {
-            item.fail(.timeout(seconds: Double(configuration.requestTimeout.components.seconds)))
+            item.fail(.timeout(seconds: configuration.requestTimeout.seconds))
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue)
             loop.markDirty(self)
         }

@@ -180,7 +180,7 @@ final class ClientPool: EventLoopFlushable {
         for connection in connections { connection.tick(now: now, statistics: statistics) }
         while let first = queue.first, first.completed || first.deadline <= now {
             _ = queue.popFirst()
-            first.fail(.timeout(seconds: Double(configuration.requestTimeout.components.seconds)))
+            first.fail(.timeout(seconds: configuration.requestTimeout.seconds))
         }
         if !connections.isEmpty || !queue.isEmpty { startTicking() }
     }

@@ -167,7 +167,7 @@ final class PQConnection: @unchecked Sendable {
             let socket = PQsocket(handle)
             guard socket >= 0 else { return true }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(clamping: max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(1, remaining.timeoutMilliseconds)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready < 0 { if errno == EINTR { continue } else { return true } }
             guard ready > 0 else { continue }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Base64url without padding (RFC 7515 §2), as JWTs and JWKs use it.
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+/// Base64url without padding (RFC 7515 §2), as JWTs and JWKs use it: the one implementation (Auth, APNs).
+public enum Base64URL {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -14,7 +14,7 @@ enum Base64URL {
     /// Decodes the bytes directly (no Foundation string rewriting): it runs for every part of every
     /// token that is not in the verifier's cache. Only the canonical encoding is accepted: non-zero
     /// unused bits in the last character make it nil (so no two texts decode to the same bytes).
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let count = text.utf8.count
         guard count % 4 != 1 else { return nil }
         var output: [UInt8] = []

@@ -1,0 +1,25 @@
+/// The conversions of `Duration` the project needs, in one place (C timeouts, logs, Foundation intervals).
+extension Duration {
+    /// The duration in seconds as a `Double` (Foundation's `TimeInterval`).
+    public var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+
+    /// Whole milliseconds, rounded toward zero (librdkafka's and PostgreSQL's unit for most times, and logs).
+    public var wholeMilliseconds: Int64 {
+        let (whole, attoseconds) = components
+        return whole * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Milliseconds as a C `int` for C timeouts, clamped to 0...Int32.max.
+    public var timeoutMilliseconds: Int32 {
+        Int32(clamping: max(0, wholeMilliseconds))
+    }
+
+    /// Nanoseconds, 0 for a negative duration (for `Task.sleep(nanoseconds:)` and C clocks).
+    public var nanoseconds: UInt64 {
+        let (whole, attoseconds) = components
+        return UInt64(max(0, whole)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}
