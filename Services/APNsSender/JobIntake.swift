@@ -51,33 +51,3 @@ enum JobIntake {
         return String(jobID.prefix(200))
     }
 }
-
-/// A message from the jobs topic that named a job but could not be decoded as one, published to
-/// the dead-letter topic (key jobId, header `record=rejected-job`) next to `DeadPush` records so an
-/// operator can find it. It carries where the message was, never its whole body.
-struct RejectedPushJob: Codable, Sendable, Equatable {
-    static let currentSchema = 1
-    static let recordHeader = KafkaHeader(key: "record", value: "rejected-job")
-
-    var schema: Int
-    var jobId: String
-    /// `MessageDecodeError.kind`.
-    var kind: String
-    var error: String
-    var topic: String
-    var partition: Int32
-    var offset: Int64
-    /// Unix epoch milliseconds.
-    var rejectedAt: Int64
-
-    init(jobId: String, kind: String, error: String, topic: String, partition: Int32, offset: Int64, rejectedAt: Int64) {
-        self.schema = Self.currentSchema
-        self.jobId = jobId
-        self.kind = kind
-        self.error = String(error.prefix(500))
-        self.topic = topic
-        self.partition = partition
-        self.offset = offset
-        self.rejectedAt = rejectedAt
-    }
-}

@@ -39,11 +39,13 @@ struct JobProcessor: Sendable {
         var invalid: [TokenInvalid] = []
         var dead: [PushTarget] = []
         var lastError: String?
+        var cause = DeadPush.Cause.exhausted
         var attempt = 0
         if scheduler.isExpired(job.expiration) {
             dead = remaining
             remaining = []
             lastError = "expired before sending (apns-expiration \(job.expiration))"
+            cause = .expired
         }
         while !remaining.isEmpty {
             attempt += 1
@@ -65,6 +67,7 @@ struct JobProcessor: Sendable {
                 case .permanentFailure:
                     dead.append(outcome.target)
                     lastError = Self.describe(outcome)
+                    cause = .permanent
                 }
             }
             remaining = again
@@ -85,6 +88,7 @@ struct JobProcessor: Sendable {
                 dead.append(contentsOf: remaining)
                 remaining = []
                 lastError = "\(why): \(lastError ?? "no answer")"
+                cause = why == .expired ? .expired : .exhausted
             }
         }
         var records: [KafkaOutgoingMessage] = []
@@ -92,7 +96,7 @@ struct JobProcessor: Sendable {
             records = try invalid.map(publisher.tokenInvalid)
             if !dead.isEmpty {
                 let record = DeadPush(
-                    job: job, undelivered: dead, lastError: lastError ?? "unknown",
+                    job: job, undelivered: dead, cause: cause, lastError: lastError ?? "unknown",
                     diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
                 records.append(try publisher.dead(record))
             }
@@ -119,7 +123,7 @@ struct JobProcessor: Sendable {
     /// Dead-letters a job that cannot be sent as it is (every target undelivered).
     func deadLetter(_ job: PushJob, reason: String) async -> Result {
         let record = DeadPush(
-            job: job, undelivered: job.targets, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
+            job: job, undelivered: job.targets, cause: .permanent, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
         guard let message = try? publisher.dead(record), await publisher.publish([message]) else { return abandon(job) }
         metrics.deadProduced.increment()
         metrics.targetsFinished("dead", count: job.targets.count)

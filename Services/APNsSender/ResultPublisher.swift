@@ -22,14 +22,7 @@ struct ResultPublisher: Sendable {
 
     /// A `DeadPush`, keyed jobId.
     func dead(_ message: DeadPush) throws -> KafkaOutgoingMessage {
-        KafkaOutgoingMessage(topic: deadTopic, key: Array(message.job.jobId.utf8), value: try MessageCodec.encode(message))
-    }
-
-    /// A `RejectedPushJob`, keyed jobId, with the `record=rejected-job` header.
-    func rejected(_ record: RejectedPushJob) throws -> KafkaOutgoingMessage {
-        KafkaOutgoingMessage(
-            topic: deadTopic, key: Array(record.jobId.utf8), value: try JSONEncoder.sorted.encode(record).map { $0 },
-            headers: [RejectedPushJob.recordHeader])
+        KafkaOutgoingMessage(topic: deadTopic, key: Array(message.jobId.utf8), value: try MessageCodec.encode(message))
     }
 
     /// Produces every message until all are acknowledged. Returns false when the task was

@@ -15,7 +15,7 @@ struct SenderMetrics: Sendable {
     let retries: Counter
     /// `TokenInvalid` messages produced.
     let tokenInvalidProduced: Counter
-    /// `DeadPush` (and rejected-job) records produced.
+    /// `DeadPush` records produced (rejected messages included).
     let deadProduced: Counter
     /// Offset commits that failed (retried on the next round).
 

@@ -153,19 +153,19 @@ final class SenderService: Sendable {
                     "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
                     "offset": String(message.offset), "jobId": jobID ?? "",
                 ])
-                // Parked on the dead-letter topic (and, when it names a job, a RejectedPushJob on push.dead);
+                // Parked on the dead-letter topic (and, when it names a job, a rejected DeadPush on push.dead);
                 // the offset is final only once both are acknowledged.
                 let record = jobID.map {
-                    RejectedPushJob(
-                        jobId: $0, kind: kind, error: error, topic: message.topic, partition: message.partition,
-                        offset: message.offset, rejectedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
+                    DeadPush.rejected(jobId: $0, source: .init(topic: message.topic, partition: message.partition,
+                                                               offset: message.offset, kind: kind),
+                                      error: error, diedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
                 }
                 let publisher = processor.publisher
                 let metrics = self.metrics
                 jobs.start { _ in
                     do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
                     if let record {
-                        guard let outgoing = try? publisher.rejected(record), await publisher.publish([outgoing]) else { return }
+                        guard let outgoing = try? publisher.dead(record), await publisher.publish([outgoing]) else { return }
                         metrics.deadProduced.increment()
                     }
                     tracker.finish(partition, offset: message.offset)

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The group's offsets are committed only after every re-driven job is acknowledged, so a record
 /// is re-driven at least once and, once committed, never again by the same group. Records that
-/// are not a `DeadPush` (a `RejectedPushJob`, anything unreadable) are counted and left. A dry run
+/// are not a readable `DeadPush` are counted and left; rejected ones (no job) are skipped. A dry run
 /// decides and reports but neither produces nor commits.
 public struct DeadPushRedriver: Sendable {
     /// What one run did.

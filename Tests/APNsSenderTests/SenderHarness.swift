@@ -167,7 +167,8 @@ final class SenderHarness: Sendable {
         }
     }
 
-    /// Decodes the result records into token-invalid and dead-push lists.
+    /// Decodes the result records into token-invalid records, dead pushes, and rejected messages (dead pushes
+    /// with cause `rejected`, as they travel).
     static func split(_ messages: [KafkaMessage], harness: SenderHarness) throws -> (invalid: [TokenInvalid], dead: [DeadPush], rejected: [KafkaMessage]) {
         var invalid: [TokenInvalid] = []
         var dead: [DeadPush] = []
@@ -175,7 +176,7 @@ final class SenderHarness: Sendable {
         for message in messages {
             if message.topic == harness.configuration.tokenInvalidTopic {
                 invalid.append(try MessageCodec.decode(TokenInvalid.self, from: message.value))
-            } else if message.header("record") == "rejected-job" {
+            } else if try MessageCodec.decode(DeadPush.self, from: message.value).cause == .rejected {
                 rejected.append(message)
             } else {
                 dead.append(try MessageCodec.decode(DeadPush.self, from: message.value))

@@ -14,29 +14,35 @@ struct DeadPushRedriveTests {
         PushTarget(token: String(format: "%064x", index), env: .production, userId: "u\(index)", deviceId: "d\(index)")
     }
 
-    static func dead(matchId: String = "m1", expiration: Int64 = now + 600, lastError: String = "retries exhausted after 15 attempts: HTTP 429 TooManyRequests",
+    static func dead(matchId: String = "m1", expiration: Int64 = now + 600, cause: DeadPush.Cause = .exhausted,
+                     lastError: String = "retries exhausted after 15 attempts: HTTP 429 TooManyRequests",
                      targets: Int = 5, undelivered: Int = 2) -> DeadPush {
         let all = (0..<targets).map(target)
         let job = PushJob(jobId: "\(matchId):7:3:0", kind: .liveActivityUpdate, matchId: matchId, seq: 7, priority: 10, expiration: expiration,
                           relevanceScore: 10, payload: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#, targets: all,
                           createdAt: (now - 100) * 1000)
-        return DeadPush(job: job, undelivered: Array(all.prefix(undelivered)), lastError: lastError, diedAt: (now - 10) * 1000)
+        return DeadPush(job: job, undelivered: Array(all.prefix(undelivered)), cause: cause, lastError: lastError, diedAt: (now - 10) * 1000)
     }
 
     @Test("triage: exhausted and unexpired is sent again as the next attempt of the same job; expired, permanent and empty are not")
-    func triage() {
+    func triage() throws {
         let record = Self.dead()
         guard case .redrive(let job) = DeadPushTriage.decide(record, nowSeconds: Self.now) else {
             Issue.record("an exhausted, unexpired push is re-driven")
             return
         }
-        #expect(job.jobId == record.job.jobId, "same job, so the same apns-ids")
+        let original = try #require(record.job)
+        #expect(job.jobId == original.jobId && record.jobId == original.jobId, "same job, so the same apns-ids")
         #expect(job.targets == record.undelivered)
-        #expect(job.attempt == record.job.attempt + 1)
-        #expect(job.payload == record.job.payload && job.expiration == record.job.expiration)
+        #expect(job.attempt == original.attempt + 1)
+        #expect(job.payload == original.payload && job.expiration == original.expiration)
         #expect(DeadPushTriage.decide(Self.dead(expiration: Self.now), nowSeconds: Self.now) == .skip(.expired))
         #expect(DeadPushTriage.decide(Self.dead(expiration: 0), nowSeconds: Self.now) == .skip(.expired), "0 is now or never")
-        let permanent = Self.dead(lastError: "HTTP 400 PayloadTooLarge")
+        #expect(DeadPushTriage.decide(Self.dead(cause: .expired), nowSeconds: Self.now) == .skip(.expired), "expired before its answer")
+        let rejected = DeadPush.rejected(jobId: "m1:7:3:0", source: .init(topic: "push.jobs", partition: 1, offset: 9, kind: "invalid_field"),
+                                         error: "field targets: missing", diedAt: Self.now * 1000)
+        #expect(DeadPushTriage.decide(rejected, nowSeconds: Self.now, includePermanent: true) == .skip(.rejected))
+        let permanent = Self.dead(cause: .permanent, lastError: "HTTP 400 PayloadTooLarge")
         #expect(DeadPushTriage.decide(permanent, nowSeconds: Self.now) == .skip(.permanent))
         if case .redrive = DeadPushTriage.decide(permanent, nowSeconds: Self.now, includePermanent: true) {} else {
             Issue.record("--include-permanent re-drives a permanent refusal")
@@ -54,7 +60,7 @@ struct DeadPushRedriveTests {
         let records: [[UInt8]] = [
             try MessageCodec.encode(Self.dead(matchId: matchId)),
             try MessageCodec.encode(Self.dead(matchId: matchId, expiration: Self.now - 1)),
-            try MessageCodec.encode(Self.dead(matchId: matchId, lastError: "HTTP 403 BadTopic")),
+            try MessageCodec.encode(Self.dead(matchId: matchId, cause: .permanent, lastError: "HTTP 403 BadTopic")),
             Array("not a dead push".utf8),
         ]
         for (index, value) in records.enumerated() {
