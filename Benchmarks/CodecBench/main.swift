@@ -42,7 +42,7 @@ func pushJob(targets: Int) -> PushJob {
     let payload = #"{"aps":{"content-state":{"matchId":"1152848","statusText":"Day 2 · Session 2 · ENG trail by 41"},"event":"update","timestamp":1800000000}}"#
         + String(repeating: " ", count: 2_800)
     return PushJob(
-        jobId: "1152848:812:7:0", kind: .liveActivityUpdate, matchId: "1152848", seq: 812, priority: 5, expiration: 1_800_000_120,
+        jobId: "1152848:812:7:0", kind: .liveActivityUpdate, matchId: "1152848", stateSeq: 812, priority: 5, expiration: 1_800_000_120,
         relevanceScore: 5, payload: payload,
         targets: (0..<targets).map { index in
             PushTarget(token: String(repeating: String(format: "%02x", index % 256), count: 80), env: index % 10 == 0 ? .sandbox : .production,

@@ -30,7 +30,7 @@ struct ActivityRollover: Sendable {
         _ = try await orchestrator.database.stream(
             """
             SELECT la.match_id, la.user_id, la.device_id, la.update_token, la.start_attempts, d.push_to_start_token,
-                   d.apns_env, m.card, am.display_state
+                   d.apns_env, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq
             FROM live_activities la
             JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
@@ -46,7 +46,8 @@ struct ActivityRollover: Sendable {
                 token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
                 card: (try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)) ?? MatchCard.placeholder(matchId: matchId),
-                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self), previous: nil)
+                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self),
+                stateSeq: try row.decode("state_seq"), previous: nil)
             rows.append(Row(device: device, updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts")))
         }
         guard !rows.isEmpty else { return 0 }
@@ -78,7 +79,7 @@ struct ActivityRollover: Sendable {
         let seconds = Int64(now.timeIntervalSince1970), device = row.device
         return PushJob(
             jobId: "rollover:\(device.matchId):\(device.userId):\(device.deviceId):\(attempt)", kind: .liveActivityEnd,
-            matchId: device.matchId, seq: Int64(attempt), priority: 10,
+            matchId: device.matchId, stateSeq: device.state == nil ? 0 : device.stateSeq, priority: 10,
             expiration: seconds + Int64(orchestrator.settings.jobTTL.seconds), relevanceScore: nil,
             payload: try StartPayload.replacedJSON(card: device.card, state: device.state, timestamp: seconds),
             targets: [PushTarget(token: row.updateToken, env: device.env, userId: device.userId, deviceId: device.deviceId)],

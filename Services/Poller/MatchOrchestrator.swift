@@ -72,6 +72,8 @@ struct MatchOrchestrator: Sendable {
         var env: APNsEnvironment
         var card: MatchCard
         var state: UnifiedDisplayState?
+        /// `active_matches.seq` of `state` (0 without one).
+        var stateSeq: Int64 = 0
         /// nil: no row yet; else the ended row's reason, attempts, attempts at its latest fresh start and last change.
         var previous: (reason: Restart, attempts: Int, dayStart: Int, updatedAt: Date)?
     }
@@ -120,7 +122,7 @@ struct MatchOrchestrator: Sendable {
         var states: [String: UnifiedDisplayState?] = [:]
         _ = try await database.stream(
             """
-            SELECT m.match_id, m.card, am.display_state, d.user_id, d.device_id, d.push_to_start_token, d.apns_env,
+            SELECT m.match_id, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq, d.user_id, d.device_id, d.push_to_start_token, d.apns_env,
                    la.start_attempts, la.day_start_attempt, la.end_reason, la.updated_at
             FROM matches m
             JOIN match_follows f ON f.match_id = m.match_id AND (f.expires_at IS NULL OR f.expires_at > $1)
@@ -145,7 +147,7 @@ struct MatchOrchestrator: Sendable {
                 matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
                 token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
-                card: cards[matchId]!, state: states[matchId] ?? nil,
+                card: cards[matchId]!, state: states[matchId] ?? nil, stateSeq: try row.decode("state_seq"),
                 previous: attempts.map { (reason, $0, dayStart, updatedAt ?? .distantPast) }))
         }
     }
@@ -205,7 +207,8 @@ struct MatchOrchestrator: Sendable {
         return PushJob(
             jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
                                       attempt: String(attempt)),
-            kind: .liveActivityStart, matchId: candidate.matchId, seq: Int64(attempt), priority: 10,
+            kind: .liveActivityStart, matchId: candidate.matchId, stateSeq: candidate.state == nil ? 0 : candidate.stateSeq,
+            startAttempt: attempt, priority: 10,
             expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
             targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],
             createdAt: Int64(now.timeIntervalSince1970 * 1000))

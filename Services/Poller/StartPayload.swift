@@ -10,9 +10,9 @@ enum StartPayload {
         try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
     }
 
-    /// The end body of an activity replaced by a new one (`LiveActivityPayload.replaced`), same state rules.
+    /// The end body of an activity replaced by a new one (`LiveActivityPayload.dismissedNow`), same state rules.
     static func replacedJSON(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
-        try LiveActivityPayload.replaced(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
+        try LiveActivityPayload.dismissedNow(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
     }
 
     /// An upcoming/live state made from the schedule card, for a match the detector has not described yet.

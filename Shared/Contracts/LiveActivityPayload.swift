@@ -86,10 +86,10 @@ public struct LiveActivityPayload: Sendable, Equatable {
             relevanceScore: Double(key?.priority ?? 5), alert: alert)
     }
 
-    /// The end of an activity replaced by a new one (the rollover before iOS's 8-hour limit): "end" with
-    /// the current state, dismissed at once (the new activity shows the same state), no alert.
-    public static func replaced(state: UnifiedDisplayState, timestamp: Int64) -> LiveActivityPayload {
-        LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp, relevanceScore: 5)
+    /// An end dismissed at once, with the current state and no alert: an activity the user ended (unfollow,
+    /// dismiss on another device), or one replaced by a new one (the rollover before iOS's 8-hour limit).
+    public static func dismissedNow(state: UnifiedDisplayState, timestamp: Int64) -> LiveActivityPayload {
+        LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp)
     }
 
     /// A push-to-start body: "start" with the attributes type and attributes, and the alert iOS requires.

@@ -1,7 +1,8 @@
 /// One APNs payload for up to 1,000 targets. Topic `push.jobs`, key "matchId:shard" so that one
 /// token's pushes stay in order on one partition.
 public struct PushJob: VersionedMessage, Equatable {
-    public static let currentSchema = 1
+    /// 2: `seq` split into `stateSeq` and `startAttempt` (it meant three things).
+    public static let currentSchema = 2
     public static let topic = Topic.pushJobs
     /// At most this many targets per job.
     public static let maximumTargets = 1000
@@ -11,7 +12,12 @@ public struct PushJob: VersionedMessage, Equatable {
     public var jobId: String
     public var kind: PushKind
     public var matchId: String
-    public var seq: Int64
+    /// The per-match sequence of the display state the payload shows (the `match.events` seq, which is
+    /// `active_matches.seq`); 0 when the payload was built from the schedule card.
+    public var stateSeq: Int64
+    /// For a liveactivity-start: which start of its (match, user, device) row this is (`start_attempts`); nil
+    /// for updates and ends.
+    public var startAttempt: Int?
     /// 10 (immediate, alert) or 5 (silent, budget-free).
     public var priority: Int
     /// Unix epoch seconds after which APNs need not deliver (`apns-expiration`); retries stop then too.
@@ -26,14 +32,15 @@ public struct PushJob: VersionedMessage, Equatable {
     public var attempt: Int
 
     public init(
-        jobId: String, kind: PushKind, matchId: String, seq: Int64, priority: Int, expiration: Int64,
-        relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0
+        jobId: String, kind: PushKind, matchId: String, stateSeq: Int64, startAttempt: Int? = nil, priority: Int,
+        expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0
     ) {
         self.schema = Self.currentSchema
         self.jobId = jobId
         self.kind = kind
         self.matchId = matchId
-        self.seq = seq
+        self.stateSeq = stateSeq
+        self.startAttempt = startAttempt
         self.priority = priority
         self.expiration = expiration
         self.relevanceScore = relevanceScore

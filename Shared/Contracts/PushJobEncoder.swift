@@ -28,8 +28,12 @@ public enum PushJobEncoder {
         }
         out.append(contentsOf: #","schema":"#.utf8)
         integer(job.schema, &out)
-        out.append(contentsOf: #","seq":"#.utf8)
-        integer(job.seq, &out)
+        if let startAttempt = job.startAttempt {
+            out.append(contentsOf: #","startAttempt":"#.utf8)
+            integer(startAttempt, &out)
+        }
+        out.append(contentsOf: #","stateSeq":"#.utf8)
+        integer(job.stateSeq, &out)
         out.append(contentsOf: #","targets":["#.utf8)
         for (index, target) in job.targets.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

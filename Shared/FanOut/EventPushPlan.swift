@@ -68,7 +68,7 @@ public struct EventPushPlan: Sendable, Equatable {
     /// The job for one planned chunk.
     /// - Parameter nowMilliseconds: Unix epoch milliseconds (createdAt; expiration counts from it).
     public func job(for chunk: PlannedChunk, nowMilliseconds: Int64) -> PushJob {
-        PushJob(jobId: jobId(shard: chunk.shard, chunk: chunk.chunk), kind: kind, matchId: matchId, seq: seq,
+        PushJob(jobId: jobId(shard: chunk.shard, chunk: chunk.chunk), kind: kind, matchId: matchId, stateSeq: seq,
                 priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore,
                 payload: payload, targets: chunk.targets, createdAt: nowMilliseconds)
     }

@@ -36,7 +36,7 @@ struct FollowTests {
         #expect(jobA.job.targets[0].userId == user && jobA.job.targets[0].deviceId == "dev-a")
         #expect(jobA.key == "\(match):\(PushSharding.shard(token: tokenA, shards: PushSharding.defaultShards))")
         #expect(jobA.job.jobId == "start:\(match):\(user):dev-a:1")
-        #expect(jobA.job.seq == 7)
+        #expect(jobA.job.stateSeq == 7)
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(jobA.job.payload.utf8)) as? [String: Any])
         let aps = try #require(payload["aps"] as? [String: Any])
         #expect(aps["event"] as? String == "start")

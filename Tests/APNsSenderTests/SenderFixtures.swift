@@ -96,7 +96,7 @@ enum SenderFixtures {
     ) -> PushJob {
         let seconds = Int64(now.timeIntervalSince1970)
         return PushJob(
-            jobId: "job-\(UUID().uuidString)", kind: kind, matchId: matchId, seq: 1, priority: 5,
+            jobId: "job-\(UUID().uuidString)", kind: kind, matchId: matchId, stateSeq: 1, priority: 5,
             expiration: seconds + expiresIn, relevanceScore: nil, payload: payload ?? Self.payload(kind, now: seconds),
             targets: targets, createdAt: seconds * 1000)
     }

@@ -184,7 +184,7 @@ import Testing
         let cases: [([UInt8], String, String?)] = [
             (Array("not json".utf8), "malformed_json", nil),
             (Array(#"{"schema":99,"jobId":"j-1"}"#.utf8), "unsupported_schema", "j-1"),
-            (Array(#"{"schema":1,"jobId":"j-2","kind":"liveactivity-update"}"#.utf8), "invalid_field", "j-2"),
+            (Array(#"{"schema":2,"jobId":"j-2","kind":"liveactivity-update"}"#.utf8), "invalid_field", "j-2"),
             ([UInt8](repeating: 0x20, count: MessageCodec.maximumMessageBytes + 1), "too_large", nil),
             ([], "malformed_json", nil),
         ]

@@ -54,7 +54,7 @@ enum Fixtures {
 
     static func job(targets: [PushTarget], payload: [UInt8] = update, kind: PushKind = .liveActivityUpdate) -> PushJob {
         PushJob(
-            jobId: "job-\(UUID().uuidString)", kind: kind, matchId: "m1", seq: 1, priority: 5, expiration: now + 3600,
+            jobId: "job-\(UUID().uuidString)", kind: kind, matchId: "m1", stateSeq: 1, priority: 5, expiration: now + 3600,
             relevanceScore: nil, payload: String(decoding: payload, as: UTF8.self), targets: targets,
             createdAt: now * 1000)
     }

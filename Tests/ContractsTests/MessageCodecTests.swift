@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct MessageCodecTests {
     static let job = PushJob(
-        jobId: "71344:57:3", kind: .liveActivityUpdate, matchId: "71344", seq: 57, priority: 10, expiration: 1_800_000_600,
+        jobId: "71344:57:3", kind: .liveActivityUpdate, matchId: "71344", stateSeq: 57, priority: 10, expiration: 1_800_000_600,
         relevanceScore: 100, payload: #"{"aps":{"event":"update"}}"#,
         targets: [PushTarget(token: String(repeating: "ab", count: 80), env: .sandbox, userId: "u1", deviceId: "d1")],
         createdAt: 1_800_000_000_000)
@@ -12,7 +12,7 @@ import Testing
         let bytes = try MessageCodec.encode(Self.job)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains(#""kind":"liveactivity-update""#))
-        #expect(text.contains(#""schema":1"#))
+        #expect(text.contains(#""schema":2"#))
         #expect(try MessageCodec.decode(PushJob.self, from: bytes) == Self.job)
     }
 
@@ -48,13 +48,13 @@ import Testing
         #expect(throws: MessageDecodeError.invalidField(topic: "push.jobs", path: "targets[0].userId", reason: "missing")) {
             try MessageCodec.decode(PushJob.self, from: Array(object.utf8))
         }
-        let wrongType = String(decoding: try MessageCodec.encode(Self.job), as: UTF8.self).replacingOccurrences(of: #""seq":57"#, with: #""seq":"57""#)
+        let wrongType = String(decoding: try MessageCodec.encode(Self.job), as: UTF8.self).replacingOccurrences(of: #""stateSeq":57"#, with: #""stateSeq":"57""#)
         do {
             _ = try MessageCodec.decode(PushJob.self, from: Array(wrongType.utf8))
-            Issue.record("a string seq was accepted")
+            Issue.record("a string stateSeq was accepted")
         } catch {
             guard case .invalidField(_, let path, _) = error else { Issue.record("wrong error \(error)"); return }
-            #expect(path == "seq")
+            #expect(path == "stateSeq")
         }
     }
 

@@ -47,11 +47,11 @@ struct CoordinatorTests {
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
         let running = Task { try await coordinator.run() }
 
-        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.seq)).isSuperset(of: [2, 4]) }
-        #expect(Set(read.map(\.job.seq)) == [2, 4], "seq 1 and 3 were coalesced away")
-        #expect(read.filter { $0.job.seq == 2 }.allSatisfy { $0.job.priority == 10 })
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.stateSeq)).isSuperset(of: [2, 4]) }
+        #expect(Set(read.map(\.job.stateSeq)) == [2, 4], "seq 1 and 3 were coalesced away")
+        #expect(read.filter { $0.job.stateSeq == 2 }.allSatisfy { $0.job.priority == 10 })
         // The token-invalid loop runs in parallel, so the victim's row may already be ended by then.
-        let newest = read.filter { $0.job.seq == 4 }.flatMap(\.job.targets).map(\.token)
+        let newest = read.filter { $0.job.stateSeq == 4 }.flatMap(\.job.targets).map(\.token)
         #expect(Set(newest.filter { $0 != victimToken }).count == 14 && newest.count == Set(newest).count)
 
         // The token-invalid loop ended exactly that row.

@@ -56,7 +56,7 @@ struct CoordinatorDeadLetterTests {
 
         // The valid event was fanned out and the valid token-invalid applied.
         let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in !jobs.isEmpty }
-        #expect(read.contains { $0.job.seq == 1 }, "the valid event behind the poison was fanned out")
+        #expect(read.contains { $0.job.stateSeq == 1 }, "the valid event behind the poison was fanned out")
         let deadline = ContinuousClock.now + .seconds(60)
         var status = ""
         while ContinuousClock.now < deadline, status != "ended" {

@@ -18,7 +18,7 @@ struct DeadPushRedriveTests {
                      lastError: String = "retries exhausted after 15 attempts: HTTP 429 TooManyRequests",
                      targets: Int = 5, undelivered: Int = 2) -> DeadPush {
         let all = (0..<targets).map(target)
-        let job = PushJob(jobId: "\(matchId):7:3:0", kind: .liveActivityUpdate, matchId: matchId, seq: 7, priority: 10, expiration: expiration,
+        let job = PushJob(jobId: "\(matchId):7:3:0", kind: .liveActivityUpdate, matchId: matchId, stateSeq: 7, priority: 10, expiration: expiration,
                           relevanceScore: 10, payload: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#, targets: all,
                           createdAt: (now - 100) * 1000)
         return DeadPush(job: job, undelivered: Array(all.prefix(undelivered)), cause: cause, lastError: lastError, diedAt: (now - 10) * 1000)

@@ -57,7 +57,7 @@ struct FanOutIntegrationTests {
             #expect(entry.key == "\(matchId):\(shard)")
             #expect(job.targets.allSatisfy { PushSharding.shard(token: $0.token, shards: shards) == shard })
             #expect(job.jobId.hasPrefix("\(matchId):42:\(shard):"))
-            #expect(job.kind == .liveActivityUpdate && job.priority == 10 && job.payload == plan.payload && job.seq == 42)
+            #expect(job.kind == .liveActivityUpdate && job.priority == 10 && job.payload == plan.payload && job.stateSeq == 42)
             #expect(job.targets.allSatisfy { $0.env == (sandboxUsers.contains($0.userId) ? .sandbox : .production) })
         }
         #expect(Set(read.map(\.job.jobId)).count == read.count)
@@ -183,9 +183,9 @@ struct FanOutIntegrationTests {
             let committed = try await processor.process([try message(event)])
             #expect(committed.values.first == offset + 1, "every message is committed, a skipped one too")
         }
-        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.seq)).isSuperset(of: [1, 3]) }
-        #expect(Set(read.map(\.job.seq)) == [1, 3], "seq 2 carried the state and time seq 1 had already pushed")
-        #expect(read.filter { $0.job.seq == 1 }.flatMap(\.job.targets).count == 6)
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.stateSeq)).isSuperset(of: [1, 3]) }
+        #expect(Set(read.map(\.job.stateSeq)) == [1, 3], "seq 2 carried the state and time seq 1 had already pushed")
+        #expect(read.filter { $0.job.stateSeq == 1 }.flatMap(\.job.targets).count == 6)
         #expect(registry.render().contains("la_events_repeated_total 1"))
         try await producer.shutdown()
         await database.shutdown()

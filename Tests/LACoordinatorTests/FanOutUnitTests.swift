@@ -121,7 +121,7 @@ struct FanOutUnitTests {
         #expect(try EventPushPlan(event: Self.event("m", 4, key: 10), policy: policy) == key)
         #expect(key.jobId(shard: 7, chunk: 2) == "m:4:7:2" && key.key(shard: 7) == "m:7")
         let job = key.job(for: PlannedChunk(shard: 7, chunk: 2, targets: [Self.target(1)]), nowMilliseconds: 1_800_000_000_500)
-        #expect(job.jobId == "m:4:7:2" && job.expiration == 1_800_000_600 && job.createdAt == 1_800_000_000_500 && job.seq == 4)
+        #expect(job.jobId == "m:4:7:2" && job.expiration == 1_800_000_600 && job.createdAt == 1_800_000_000_500 && job.stateSeq == 4)
     }
 
     @Test("close of play: a silent stumps event is an end push (priority 10, no alert) dismissed after the evening, never coalesced or skipped; a break's update stays fresh beyond it")

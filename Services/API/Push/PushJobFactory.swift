@@ -43,7 +43,8 @@ struct PushJobFactory: Sendable {
             PushJob(
                 jobId: PushJob.startJobId(matchId: matchId, userId: target.userId, deviceId: target.deviceId, attempt: target.discriminator),
                 kind: .liveActivityStart,
-                matchId: matchId, seq: seq, priority: 10, expiration: timestamp + startExpiry, relevanceScore: nil,
+                matchId: matchId, stateSeq: seq, startAttempt: Int(target.discriminator), priority: 10,
+                expiration: timestamp + startExpiry, relevanceScore: nil,
                 payload: payload, targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
                 createdAt: Int64(now.timeIntervalSince1970 * 1000))
         }
@@ -52,12 +53,11 @@ struct PushJobFactory: Sendable {
     func endJobs(matchId: String, state: UnifiedDisplayState, seq: Int64, targets: [Target], now: Date) -> [PushJob] {
         let timestamp = Int64(now.timeIntervalSince1970)
         // "end" with a dismissal date of now: the activity leaves the Lock Screen at once.
-        let end = LiveActivityPayload(event: .end, timestamp: timestamp, contentState: state, dismissalDate: timestamp)
-        guard let payload = try? end.jsonString() else { return [] }
+        guard let payload = try? LiveActivityPayload.dismissedNow(state: state, timestamp: timestamp).jsonString() else { return [] }
         return targets.map { target in
             PushJob(
                 jobId: "end:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator):\(target.token.prefix(16))",
-                kind: .liveActivityEnd, matchId: matchId, seq: seq, priority: 10, expiration: timestamp + endExpiry,
+                kind: .liveActivityEnd, matchId: matchId, stateSeq: seq, priority: 10, expiration: timestamp + endExpiry,
                 relevanceScore: nil, payload: payload,
                 targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
                 createdAt: Int64(now.timeIntervalSince1970 * 1000))

@@ -101,7 +101,7 @@ struct LogSecretsTests {
                 PushTarget(token: APITestHarness.hexToken(length: 128), env: .production, userId: user, deviceId: "d\(device)")
             }
             let job = PushJob(
-                jobId: "security-\(suffix)-\(index)", kind: .liveActivityUpdate, matchId: "m-\(suffix)", seq: Int64(index + 1), priority: 5,
+                jobId: "security-\(suffix)-\(index)", kind: .liveActivityUpdate, matchId: "m-\(suffix)", stateSeq: Int64(index + 1), priority: 5,
                 expiration: now + 3600, relevanceScore: nil,
                 payload: #"{"aps":{"timestamp":\#(now),"event":"update","content-state":{"score":"87/6"}}}"#,
                 targets: targets, createdAt: now * 1000)
