@@ -73,7 +73,7 @@ do {
         configuration: APNsClientConfiguration(
             teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: .local(port: port),
             sandbox: .local(port: port), caFile: caFile, connectionsPerHost: connections, maxStreamsPerConnection: streams,
-            requestTimeout: .seconds(60), retry: APNsRetryPolicy(maxAttempts: 1)),
+            requestTimeout: .seconds(60)),
         logger: Logger(label: "apns-bench", minimumLevel: .warning))
 } catch {
     fail("\(error)")

@@ -168,7 +168,7 @@ struct SenderConfiguration: Sendable {
                 teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: production, sandbox: sandbox,
                 caFile: caFile, connectionsPerHost: connections, maxStreamsPerConnection: maxStreams,
                 maxInFlightPerBatch: PushJob.maximumTargets, requestTimeout: requestTimeout,
-                retry: APNsRetryPolicy(maxAttempts: 1), clock: clock),
+                clock: clock),
             logger: logger.child("apns"), metrics: metrics)
     }
 }

@@ -4,8 +4,9 @@ import HTTP2
 import Runtime
 
 /// Sends pushes to APNs over HTTP/2: one connection pool per environment (production, sandbox),
-/// one shared provider token, the reason → action mapping, retries with jittered back-off for
-/// `.retry` answers (within the push's expiration) and one JWT regeneration on ExpiredProviderToken.
+/// one shared provider token, the reason → action mapping and one JWT regeneration on
+/// ExpiredProviderToken. One attempt per push: a `.retry` answer is returned to the caller, which owns the
+/// back-off (apns-sender's `RetryScheduler`).
 public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
     public let tokens: APNsTokenProvider
@@ -55,8 +56,7 @@ public final class APNsClient: Sendable {
     /// Sends one push and returns its final outcome (never throws).
     /// - Parameters:
     ///   - payload: the exact JSON body.
-    ///   - expiration: `apns-expiration` (Unix seconds); retries stop at this time too. nil: header
-    ///     omitted and retries bounded by `retry.maxAttempts` only.
+    ///   - expiration: `apns-expiration` (Unix seconds); nil: header omitted.
     ///   - apnsID: use `APNsID.derive(jobID:token:)` so replays reuse it.
     public func send(
         payload: [UInt8], target: PushTarget, kind: PushKind, priority: Int, expiration: Int64?, apnsID: String,
@@ -104,14 +104,6 @@ public final class APNsClient: Sendable {
                 logger.warning("APNs rejected the provider token as expired", ["newTokenMinted": String(fresh)])
                 if fresh { continue }
                 return finish(outcome, started)
-            case .retry where attempt < configuration.retry.maxAttempts:
-                let delay = configuration.retry.delay(afterAttempt: attempt)
-                if let expiration, expiration > 0 {
-                    let retryAt = configuration.clock.now().timeIntervalSince1970 + Double(delay.components.seconds)
-                    if retryAt >= Double(expiration) { return finish(outcome, started) }
-                }
-                try? await Task.sleep(for: delay)
-                continue
             default:
                 return finish(outcome, started)
             }

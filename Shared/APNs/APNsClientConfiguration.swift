@@ -18,7 +18,6 @@ public struct APNsClientConfiguration: Sendable {
     public var requestTimeout: Duration
     /// Provider-token age at which a new one is minted (20…60 minutes).
     public var tokenRefreshInterval: Duration
-    public var retry: APNsRetryPolicy
     public var clock: any WallClock
 
     public init(
@@ -26,7 +25,7 @@ public struct APNsClientConfiguration: Sendable {
         production: APNsEndpoint = .production, sandbox: APNsEndpoint = .sandbox, caFile: String? = nil,
         connectionsPerHost: Int = 2, maxStreamsPerConnection: Int = 1000, maxInFlightPerBatch: Int = 1000,
         requestTimeout: Duration = .seconds(30), tokenRefreshInterval: Duration = .seconds(50 * 60),
-        retry: APNsRetryPolicy = APNsRetryPolicy(), clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock()
     ) {
         self.teamID = teamID
         self.keyID = keyID
@@ -40,7 +39,6 @@ public struct APNsClientConfiguration: Sendable {
         self.maxInFlightPerBatch = maxInFlightPerBatch
         self.requestTimeout = requestTimeout
         self.tokenRefreshInterval = tokenRefreshInterval
-        self.retry = retry
         self.clock = clock
     }
 }

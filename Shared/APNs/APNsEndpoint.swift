@@ -23,8 +23,9 @@ public struct APNsEndpoint: Sendable, Equatable {
     public static func local(port: Int) -> APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: port) }
 }
 
-/// Retries inside `APNsClient.send` for `.retry` answers: jittered exponential back-off, never past
-/// the push's expiration.
+/// How apns-sender retries `.retry` answers (`RetryScheduler`): jittered exponential back-off, never past the
+/// push's expiration. `APNsClient` itself makes one attempt per push (plus one after minting a new provider
+/// token); the retrying is its caller's, in one place.
 public struct APNsRetryPolicy: Sendable, Equatable {
     /// Total attempts including the first (1 = no retry).
     public var maxAttempts: Int

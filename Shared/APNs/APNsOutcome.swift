@@ -1,10 +1,10 @@
 import Contracts
 
-/// The final answer for one push to one target (after the client's own retries).
+/// The answer to one push to one target: one attempt (and one more after a new provider token).
 public struct APNsOutcome: Sendable, Equatable {
     public var target: PushTarget
     /// What to do now: `.delivered`, `.tokenInvalid`, `.permanentFailure`, or `.retry` /
-    /// `.regenerateJWTAndRetry` when the client's own retries ran out.
+    /// `.regenerateJWTAndRetry` for the caller to retry.
     public var action: APNsAction
     /// HTTP status, nil when no answer arrived.
     public var status: Int?

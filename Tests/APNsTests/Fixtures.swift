@@ -28,13 +28,12 @@ enum Fixtures {
 
     static func client(
         port: Int, key: APNsSigningKey = Fixtures.key, bundleID: String = Fixtures.bundleID, clock: any WallClock = SystemWallClock(),
-        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
         connections: Int = 2
     ) throws -> APNsClient {
         try APNsClient(configuration: APNsClientConfiguration(
             teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: .local(port: port),
             sandbox: .local(port: port), caFile: certificate.certificateFile, connectionsPerHost: connections,
-            requestTimeout: .seconds(10), retry: retry, clock: clock))
+            requestTimeout: .seconds(10), clock: clock))
     }
 
     static func token(length: Int = 160) -> String {

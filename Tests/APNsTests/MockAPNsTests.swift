@@ -91,7 +91,8 @@ import Testing
         (MockAPNsFaults(internalErrorRate: 1), .internalServerError, 500),
         (MockAPNsFaults(serviceUnavailableRate: 1), .serviceUnavailable, 503),
     ])
-    func retryableFaultsAreRetriedThenReportedAsRetry(faults: MockAPNsFaults, reason: APNsReason, status: Int) async throws {
+    func retryableFaultsAreReportedAsRetryAfterOneAttempt(faults: MockAPNsFaults, reason: APNsReason, status: Int) async throws {
+        // The client makes one attempt; retrying is apns-sender's (RetryScheduler), in one place.
         let mock = try Fixtures.mock(faults: faults)
         defer { mock.stop() }
         let client = try Fixtures.client(port: mock.port)
@@ -102,32 +103,8 @@ import Testing
         #expect(outcome.action == .retry)
         #expect(outcome.reason == reason)
         #expect(outcome.status == status)
-        #expect(outcome.attempts == 3)
-        #expect(mock.counters.rejected[reason.rawValue] == 3)
-    }
-
-    @Test func retriesStopAtTheExpiration() async throws {
-        let mock = try Fixtures.mock(faults: MockAPNsFaults(tooManyRequestsRate: 1))
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port, retry: APNsRetryPolicy(maxAttempts: 10, baseDelay: .seconds(2), maxDelay: .seconds(4)))
-        defer { client.shutdown() }
-        let target = Fixtures.target()
-        let outcome = await client.send(
-            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5,
-            expiration: Int64(Date().timeIntervalSince1970) + 1, apnsID: APNsID.derive(jobID: "e", token: target.token))
-        #expect(outcome.action == .retry)
         #expect(outcome.attempts == 1)
-    }
-
-    @Test func transientFaultsAreRetriedUntilDelivered() async throws {
-        let mock = try Fixtures.mock(faults: MockAPNsFaults(tooManyRequestsRate: 0.3, internalErrorRate: 0.1))
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port, retry: APNsRetryPolicy(maxAttempts: 20, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
-        defer { client.shutdown() }
-        let outcomes = await client.send(job: Fixtures.job(targets: (0..<200).map { _ in Fixtures.target() }))
-        #expect(outcomes.allSatisfy { $0.action == .delivered })
-        #expect(outcomes.contains { $0.attempts > 1 })
-        #expect(mock.counters.accepted == 200)
+        #expect(mock.counters.rejected[reason.rawValue] == 1)
     }
 
     @Test func expiredProviderTokenIsRegeneratedAndTheSendRetried() async throws {

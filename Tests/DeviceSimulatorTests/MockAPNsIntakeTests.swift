@@ -25,8 +25,7 @@ import Testing
     static func sender(port: Int) throws -> APNsClient {
         try APNsClient(configuration: APNsClientConfiguration(
             teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: .local(port: port),
-            sandbox: .local(port: port), caFile: certificate.certificateFile, connectionsPerHost: 1, requestTimeout: .seconds(10),
-            retry: APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+            sandbox: .local(port: port), caFile: certificate.certificateFile, connectionsPerHost: 1, requestTimeout: .seconds(10)))
     }
 
     static func push(_ sender: APNsClient, _ payload: String, to token: String, kind: PushKind) async -> APNsOutcome {
