@@ -96,7 +96,7 @@ struct MatchOrchestrator: Sendable {
             if let previous = candidate.previous, previous.reason == .tokenInvalid {
                 let restarts = max(0, previous.attempts - previous.dayStart)
                 guard restarts < settings.maxStartAttempts else { report.exhausted += 1; return }
-                let wait = settings.retryBackoff * (1 << min(restarts, 20))
+                let wait = Backoff(initial: settings.retryBackoff, maximum: .seconds(365 * 86_400)).delay(afterFailures: restarts + 1)
                 // 1 ms slack: PostgreSQL keeps microseconds, so a stored updated_at may round up past `now`.
                 guard now.addingTimeInterval(0.001) >= previous.updatedAt.addingTimeInterval(wait.seconds) else {
                     report.waiting += 1

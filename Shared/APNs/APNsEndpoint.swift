@@ -1,4 +1,5 @@
 import Contracts
+import Runtime
 
 /// Where pushes for one APNs environment go.
 public struct APNsEndpoint: Sendable, Equatable {
@@ -40,9 +41,6 @@ public struct APNsRetryPolicy: Sendable, Equatable {
 
     /// Delay before attempt `attempt + 1` (attempt ≥ 1): base·2^(attempt-1), capped, times 0.5…1.
     public func delay(afterAttempt attempt: Int) -> Duration {
-        let base = baseDelay.seconds
-        let cap = maxDelay.seconds
-        let seconds = min(cap, base * Double(1 << min(attempt - 1, 20))) * Double.random(in: 0.5...1.0)
-        return .milliseconds(Int64(seconds * 1000))
+        Backoff(initial: baseDelay, maximum: maxDelay).jitteredDelay(afterFailures: attempt)
     }
 }

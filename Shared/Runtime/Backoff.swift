@@ -21,11 +21,13 @@ public struct Backoff: Sendable, Equatable {
     /// The same delay with equal jitter: scaled by `0.5 + 0.5 · r` for a random draw `r` in [0, 1),
     /// rounded to whole milliseconds (so that many clients do not retry in step).
     public func delay(afterFailures failures: Int, random r: Double) -> Duration {
-        let base = delay(afterFailures: failures)
         let factor = 0.5 + 0.5 * min(max(r, 0), 1)
-        let (seconds, attoseconds) = base.components
-        let milliseconds = Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000_000)
-        return .milliseconds(Int64((milliseconds * factor).rounded()))
+        return .milliseconds(Int64((Double(delay(afterFailures: failures).wholeMilliseconds) * factor).rounded()))
+    }
+
+    /// The jittered delay with a fresh random draw.
+    public func jitteredDelay(afterFailures failures: Int) -> Duration {
+        delay(afterFailures: failures, random: Double.random(in: 0..<1))
     }
 
     /// Counts one more failure and returns the delay to wait now (no jitter).

@@ -152,10 +152,9 @@ final class ClientPool: EventLoopFlushable {
     private func connectFailed(_ reason: String) {
         statistics.failedConnects.add(1, ordering: .relaxed)
         consecutiveFailures += 1
-        let base = Double(configuration.reconnectBaseDelay.nanoseconds)
-        let cap = Double(configuration.reconnectMaxDelay.nanoseconds)
-        let delay = min(cap, base * pow(2, Double(min(consecutiveFailures - 1, 30)))) * Double.random(in: 0.5...1.0)
-        nextConnectAt = EventLoop.monotonicNanoseconds() &+ UInt64(delay)
+        let delay = Backoff(initial: configuration.reconnectBaseDelay, maximum: configuration.reconnectMaxDelay)
+            .jitteredDelay(afterFailures: consecutiveFailures)
+        nextConnectAt = EventLoop.monotonicNanoseconds() &+ delay.nanoseconds
         logger.warning("HTTP/2 connect failed", [
             "host": configuration.host, "port": String(configuration.port), "reason": reason,
             "failures": String(consecutiveFailures),
