@@ -6,8 +6,9 @@ import Foundation
 public enum APNsJWT {
     /// Signs a new token.
     public static func make(teamID: String, keyID: String, issuedAt: Int64, key: APNsSigningKey) throws(APNsError) -> String {
-        let header = #"{"alg":"ES256","kid":"\#(keyID)"}"#
-        let claims = #"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#
+        // Escaped: a key or team id is configuration, and a quote in one must not make another JSON document.
+        let header = #"{"alg":"ES256","kid":"# + JSONText.quoted(keyID) + "}"
+        let claims = #"{"iss":"# + JSONText.quoted(teamID) + #","iat":\#(issuedAt)}"#
         let signingInput = Base64URL.encode(header.utf8) + "." + Base64URL.encode(claims.utf8)
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)

@@ -28,6 +28,12 @@ import Testing
         #expect(parsed.isSigned(by: publicOnly))
     }
 
+    @Test func quotesInTheKeyAndTeamIdsAreEscapedAndRoundTrip() throws {
+        let token = try APNsJWT.make(teamID: #"T"EAM\1"#, keyID: #"K","alg":"none"#, issuedAt: 1, key: Fixtures.key)
+        let parsed = try APNsJWT.parse(token)
+        #expect(parsed.teamID == #"T"EAM\1"# && parsed.keyID == #"K","alg":"none"# && parsed.algorithm == "ES256")
+    }
+
     @Test func stringIssuedAtIsRejectedByTheParser() throws {
         let header = Base64URL.encode(#"{"alg":"ES256","kid":"K"}"#.utf8)
         let claims = Base64URL.encode(#"{"iss":"T","iat":"1800000000"}"#.utf8)
