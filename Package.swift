@@ -66,7 +66,7 @@ let package = Package(
         shared("ClientCore", ["Contracts"]),
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
-        shared("APNs", ["HTTP2", "COpenSSL", "Runtime", "Contracts"]),
+        shared("APNs", ["HTTP2", "COpenSSL", "Runtime"]),
         shared("Auth", ["COpenSSL", "Runtime"]),
         shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
         shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),

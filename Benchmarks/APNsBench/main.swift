@@ -45,8 +45,9 @@ if let directory = options["write-h2load-inputs"] {
         let provider = try APNsTokenProvider(teamID: teamID, keyID: keyID, key: key)
         let factory = APNsRequestFactory(bundleID: bundleID)
         let request = factory.request(
-            token: tokens[0], kind: .liveActivityUpdate, payload: Array(payload.utf8), priority: 5, expiration: timestamp + 3600,
-            apnsID: APNsID.derive(jobID: "h2load", token: tokens[0]), authorization: try provider.authorization())
+            APNsPush(payload: Array(payload.utf8), device: APNsDeviceToken(tokens[0], environment: .production), type: .liveActivity,
+                     priority: 5, expiration: timestamp + 3600, apnsID: APNsID.derive(jobID: "h2load", token: tokens[0])),
+            authorization: try provider.authorization())
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(payload.utf8).write(to: URL(fileURLWithPath: directory + "/payload.json"))
         // A dev-key token for a local benchmark only; the file is private to the benchmark's temp dir.
@@ -109,10 +110,9 @@ func run(count: Int, label: String) async -> (seconds: Double, latencies: [Int],
                     let index = next.value.add(1, ordering: .relaxed).oldValue
                     if index >= count { break }
                     let token = tokens[index % tokenCount]
-                    let target = PushTarget(token: token, env: .production, userId: "u", deviceId: "d")
-                    let outcome = await client.send(
-                        payload: payloadBytes, target: target, kind: .liveActivityUpdate, priority: 5, expiration: expiration,
-                        apnsID: APNsID.derive(jobID: "\(label)-\(index)", token: token))
+                    let outcome = await client.send(APNsPush(
+                        payload: payloadBytes, device: APNsDeviceToken(token, environment: .production), type: .liveActivity,
+                        priority: 5, expiration: expiration, apnsID: APNsID.derive(jobID: "\(label)-\(index)", token: token)))
                     let parts = outcome.latency.components
                     latencies.append(Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000))
                     if outcome.action != .delivered {

@@ -52,20 +52,20 @@ struct JobProcessor: Sendable {
             let outcomes = await sendRound(job, payload: payload, targets: remaining)
             if Task.isCancelled { return abandon(job) }
             var again: [PushTarget] = []
-            for outcome in outcomes {
+            for (target, outcome) in zip(remaining, outcomes) {
                 switch outcome.action {
                 case .delivered:
                     delivered += 1
                 case .tokenInvalid:
                     invalid.append(TokenInvalid(
-                        token: outcome.target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId,
-                        userId: outcome.target.userId, deviceId: outcome.target.deviceId,
+                        token: target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId,
+                        userId: target.userId, deviceId: target.deviceId,
                         reason: outcome.reason?.rawValue ?? "HTTP \(outcome.status ?? 0)", apnsTimestamp: outcome.apnsTimestamp))
                 case .retry, .regenerateJWTAndRetry:
-                    again.append(outcome.target)
+                    again.append(target)
                     lastError = Self.describe(outcome)
                 case .permanentFailure:
-                    dead.append(outcome.target)
+                    dead.append(target)
                     lastError = Self.describe(outcome)
                     cause = .permanent
                 }
@@ -137,9 +137,7 @@ struct JobProcessor: Sendable {
         await withTaskGroup(of: (Int, APNsOutcome).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
-                    let outcome = await client.send(
-                        payload: payload, target: target, kind: job.kind, priority: job.priority, expiration: job.expiration,
-                        apnsID: APNsID.derive(jobID: job.jobId, token: target.token))
+                    let outcome = await client.send(APNsPush(job, payload: payload, target: target))
                     return (index, outcome)
                 }
             }

@@ -1,4 +1,3 @@
-import Contracts
 import Foundation
 import HTTP2
 import Runtime
@@ -43,7 +42,7 @@ public final class APNsClient: Sendable {
     }
 
     /// The HTTP/2 statistics of one environment's pool.
-    public func statistics(for environment: APNsEnvironment) -> HTTP2ClientStatistics {
+    public func statistics(for environment: APNsServerEnvironment) -> HTTP2ClientStatistics {
         environment == .production ? production.statistics : sandbox.statistics
     }
 
@@ -53,19 +52,12 @@ public final class APNsClient: Sendable {
         sandbox.shutdown()
     }
 
-    /// Sends one push and returns its final outcome (never throws).
-    /// - Parameters:
-    ///   - payload: the exact JSON body.
-    ///   - expiration: `apns-expiration` (Unix seconds); nil: header omitted.
-    ///   - apnsID: use `APNsID.derive(jobID:token:)` so replays reuse it.
-    public func send(
-        payload: [UInt8], target: PushTarget, kind: PushKind, priority: Int, expiration: Int64?, apnsID: String,
-        collapseID: String? = nil
-    ) async -> APNsOutcome {
+    /// Sends one push and returns its outcome (never throws).
+    public func send(_ push: APNsPush) async -> APNsOutcome {
         let started = ContinuousClock.now
         inFlight?.increment()
         defer { inFlight?.decrement() }
-        let http = target.env == .production ? production : sandbox
+        let http = push.device.environment == .production ? production : sandbox
         var attempt = 0
         var regenerated = false
         while true {
@@ -75,26 +67,24 @@ public final class APNsClient: Sendable {
                 authorization = try tokens.authorization()
             } catch {
                 return finish(APNsOutcome(
-                    target: target, action: .permanentFailure, status: nil, reason: nil, apnsID: apnsID, attempts: attempt,
+                    device: push.device, action: .permanentFailure, status: nil, reason: nil, apnsID: push.apnsID, attempts: attempt,
                     transportError: error.description), started)
             }
-            let request = requests.request(
-                token: target.token, kind: kind, payload: payload, priority: priority, expiration: expiration,
-                apnsID: apnsID, collapseID: collapseID, authorization: authorization)
+            let request = requests.request(push, authorization: authorization)
             var outcome: APNsOutcome
             do {
                 let response = try await http.send(request)
                 let (reason, timestamp) = Self.parseError(response)
                 outcome = APNsOutcome(
-                    target: target, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
-                    reason: reason, apnsID: apnsID, apnsTimestamp: timestamp, attempts: attempt)
+                    device: push.device, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
+                    reason: reason, apnsID: push.apnsID, apnsTimestamp: timestamp, attempts: attempt)
             } catch let error as HTTP2Error {
                 outcome = APNsOutcome(
-                    target: target, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
-                    apnsID: apnsID, attempts: attempt, transportError: error.description)
+                    device: push.device, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
+                    apnsID: push.apnsID, attempts: attempt, transportError: error.description)
             } catch {
                 outcome = APNsOutcome(
-                    target: target, action: .permanentFailure, status: nil, reason: nil, apnsID: apnsID, attempts: attempt,
+                    device: push.device, action: .permanentFailure, status: nil, reason: nil, apnsID: push.apnsID, attempts: attempt,
                     transportError: "\(error)")
             }
             switch outcome.action {

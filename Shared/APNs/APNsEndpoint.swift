@@ -1,4 +1,3 @@
-import Contracts
 import Runtime
 
 /// Where pushes for one APNs environment go.

@@ -1,8 +1,6 @@
-import Contracts
-
 /// The answer to one push to one target: one attempt (and one more after a new provider token).
 public struct APNsOutcome: Sendable, Equatable {
-    public var target: PushTarget
+    public var device: APNsDeviceToken
     /// What to do now: `.delivered`, `.tokenInvalid`, `.permanentFailure`, or `.retry` /
     /// `.regenerateJWTAndRetry` for the caller to retry.
     public var action: APNsAction
@@ -21,10 +19,10 @@ public struct APNsOutcome: Sendable, Equatable {
     public var latency: Duration
 
     public init(
-        target: PushTarget, action: APNsAction, status: Int?, reason: APNsReason?, apnsID: String,
+        device: APNsDeviceToken, action: APNsAction, status: Int?, reason: APNsReason?, apnsID: String,
         apnsTimestamp: Int64? = nil, attempts: Int, transportError: String? = nil, latency: Duration = .zero
     ) {
-        self.target = target
+        self.device = device
         self.action = action
         self.status = status
         self.reason = reason

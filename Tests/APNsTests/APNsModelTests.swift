@@ -56,8 +56,8 @@ import Testing
     @Test func liveActivityRequestHeaders() {
         let factory = APNsRequestFactory(bundleID: "com.example.app")
         let request = factory.request(
-            token: "ab12", kind: .liveActivityUpdate, payload: [1], priority: 5, expiration: 1_800_000_000,
-            apnsID: "id", collapseID: "c1", authorization: "bearer x")
+            APNsPush(payload: [1], device: APNsDeviceToken("ab12", environment: .production), type: .liveActivity, priority: 5,
+                     expiration: 1_800_000_000, apnsID: "id", collapseID: "c1"), authorization: "bearer x")
         #expect(request.method == "POST")
         #expect(request.path == "/3/device/ab12")
         let headers = Dictionary(uniqueKeysWithValues: request.headers.map { ($0.name, $0.value) })
@@ -68,7 +68,9 @@ import Testing
         #expect(headers["apns-id"] == "id")
         #expect(headers["apns-collapse-id"] == "c1")
         #expect(headers["authorization"] == "bearer x")
-        let alert = factory.request(token: "ab", kind: .alert, payload: [1], priority: 10, expiration: nil, apnsID: "i", authorization: "b")
+        let alert = factory.request(
+            APNsPush(payload: [1], device: APNsDeviceToken("ab", environment: .sandbox), type: .alert, priority: 10, expiration: nil, apnsID: "i"),
+            authorization: "b")
         #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-push-type", "alert")))
         #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-topic", "com.example.app")))
         #expect(!alert.headers.contains { $0.name == "apns-expiration" || $0.name == "apns-collapse-id" })

@@ -40,8 +40,8 @@ enum Fixtures {
         (0..<length / 2).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPad() }.joined()
     }
 
-    static func target(_ token: String = Fixtures.token(), env: APNsEnvironment = .production) -> PushTarget {
-        PushTarget(token: token, env: env, userId: "u-\(token.prefix(6))", deviceId: "d-\(token.prefix(6))")
+    static func target(_ token: String = Fixtures.token(), env: APNsServerEnvironment = .production) -> APNsDeviceToken {
+        APNsDeviceToken(token, environment: env)
     }
 
     static let now = Int64(Date().timeIntervalSince1970)
@@ -51,11 +51,22 @@ enum Fixtures {
     static let start = Array(#"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchActivityAttributes","attributes":{"matchId":"m1","title":"Live"},"alert":{"title":"Live","body":"Match started"}}}"#.utf8)
     static let alert = Array(#"{"aps":{"alert":{"title":"Wicket","body":"Rohit out"}}}"#.utf8)
 
-    static func job(targets: [PushTarget], payload: [UInt8] = update, kind: PushKind = .liveActivityUpdate) -> PushJob {
-        PushJob(
-            jobId: "job-\(UUID().uuidString)", kind: kind, matchId: "m1", stateSeq: 1, priority: 5, expiration: now + 3600,
-            relevanceScore: nil, payload: String(decoding: payload, as: UTF8.self), targets: targets,
-            createdAt: now * 1000)
+    /// One job's pushes: the same payload to every target, apns-ids derived from one job id.
+    static func job(targets: [APNsDeviceToken], payload: [UInt8] = update, type: APNsPushType = .liveActivity) -> [APNsPush] {
+        let jobID = "job-\(UUID().uuidString)"
+        return targets.map {
+            APNsPush(payload: payload, device: $0, type: type, priority: 5, expiration: now + 3600,
+                     apnsID: APNsID.derive(jobID: jobID, token: $0.token))
+        }
+    }
+}
+
+extension APNsClient {
+    /// The tests' shorthand for one push.
+    func send(payload: [UInt8], target: APNsDeviceToken, kind: APNsPushType, priority: Int, expiration: Int64?, apnsID: String,
+              collapseID: String? = nil) async -> APNsOutcome {
+        await send(APNsPush(payload: payload, device: target, type: kind, priority: priority, expiration: expiration, apnsID: apnsID,
+                            collapseID: collapseID))
     }
 }
 

@@ -12,13 +12,13 @@ import Testing
         defer { mock.stop() }
         let client = try Fixtures.client(port: mock.port)
         defer { client.shutdown() }
-        let cases: [(PushKind, [UInt8], APNsEnvironment)] = [
-            (.liveActivityUpdate, Fixtures.update, .production), (.liveActivityEnd, Fixtures.end, .sandbox),
-            (.liveActivityStart, Fixtures.start, .production), (.alert, Fixtures.alert, .production),
+        let cases: [(String, APNsPushType, [UInt8], APNsServerEnvironment)] = [
+            ("update", .liveActivity, Fixtures.update, .production), ("end", .liveActivity, Fixtures.end, .sandbox),
+            ("start", .liveActivity, Fixtures.start, .production), ("alert", .alert, Fixtures.alert, .production),
         ]
-        for (kind, payload, env) in cases {
+        for (name, kind, payload, env) in cases {
             let target = Fixtures.target(Fixtures.token(length: kind == .alert ? 64 : 160), env: env)
-            let apnsID = APNsID.derive(jobID: "j-\(kind.rawValue)", token: target.token)
+            let apnsID = APNsID.derive(jobID: "j-\(name)", token: target.token)
             let outcome = await client.send(
                 payload: payload, target: target, kind: kind, priority: kind == .alert ? 10 : 5,
                 expiration: Fixtures.now + 600, apnsID: apnsID, collapseID: "score")
@@ -41,7 +41,7 @@ import Testing
         let target = Fixtures.target()
         mock.markUnregistered(target.token, timestamp: 1_800_000_000_123)
         let outcome = await client.send(
-            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "j", token: target.token))
+            payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "j", token: target.token))
         #expect(outcome.action == .tokenInvalid)
         #expect(outcome.status == 410)
         #expect(outcome.reason == .unregistered)
@@ -60,7 +60,7 @@ import Testing
         defer { wrongKey.shutdown() }
         func send(_ client: APNsClient, token: String = Fixtures.token(), payload: [UInt8] = Fixtures.update, priority: Int = 5) async -> APNsOutcome {
             await client.send(
-                payload: payload, target: Fixtures.target(token), kind: .liveActivityUpdate, priority: priority,
+                payload: payload, target: Fixtures.target(token), kind: .liveActivity, priority: priority,
                 expiration: Fixtures.now + 60, apnsID: APNsID.derive(jobID: "r", token: token))
         }
         let badToken = await send(client, token: "abc")
@@ -99,7 +99,7 @@ import Testing
         defer { client.shutdown() }
         let target = Fixtures.target()
         let outcome = await client.send(
-            payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "f", token: target.token))
+            payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "f", token: target.token))
         #expect(outcome.action == .retry)
         #expect(outcome.reason == reason)
         #expect(outcome.status == status)
@@ -116,19 +116,19 @@ import Testing
         let client = try Fixtures.client(port: mock.port, clock: clientClock)
         defer { client.shutdown() }
         let target = Fixtures.target()
-        let first = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "a", token: target.token))
+        let first = await client.send(payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "a", token: target.token))
         #expect(first.action == .delivered)
         // APNs' clock says the token is older than an hour; ours says 25 minutes (skew): regenerate.
         mockClock.advance(by: 61 * 60)
         clientClock.advance(by: 25 * 60)
-        let second = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "b", token: target.token))
+        let second = await client.send(payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "b", token: target.token))
         #expect(second.action == .delivered)
         #expect(second.attempts == 2)
         #expect(client.tokens.mintedCount == 2)
         #expect(mock.counters.rejected["ExpiredProviderToken"] == 1)
         // Rejected again within 20 minutes of the new token: no minting, reported to the caller.
         mockClock.advance(by: 60 * 60)
-        let third = await client.send(payload: Fixtures.update, target: target, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "c", token: target.token))
+        let third = await client.send(payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "c", token: target.token))
         #expect(third.action == .regenerateJWTAndRetry)
         #expect(third.reason == .expiredProviderToken)
         #expect(client.tokens.mintedCount == 2)
@@ -140,15 +140,15 @@ import Testing
         let client = try Fixtures.client(port: mock.port)
         defer { client.shutdown() }
         let job = Fixtures.job(targets: (0..<1000).map { _ in Fixtures.target() })
-        let outcomes = await client.send(job: job)
+        let outcomes = await client.send(job)
         #expect(outcomes.count == 1000)
         #expect(outcomes.allSatisfy { $0.action == .delivered })
-        #expect(zip(outcomes, job.targets).allSatisfy { $0.target == $1 })
+        #expect(zip(outcomes, job).allSatisfy { $0.device == $1.device })
         let counters = mock.counters
         #expect(counters.goAwaysSent >= 20)
         #expect(counters.accepted == 1000)
         let delivered = Set(mock.deliveries().map(\.token))
-        #expect(delivered == Set(job.targets.map(\.token)))
+        #expect(delivered == Set(job.map(\.device.token)))
         #expect(client.statistics(for: .production).requestsRequeued > 0)
     }
 
@@ -157,7 +157,7 @@ import Testing
         defer { mock.stop() }
         let client = try Fixtures.client(port: mock.port, connections: 1)
         defer { client.shutdown() }
-        let outcomes = await client.send(job: Fixtures.job(targets: (0..<100).map { _ in Fixtures.target() }))
+        let outcomes = await client.send(Fixtures.job(targets: (0..<100).map { _ in Fixtures.target() }))
         #expect(outcomes.allSatisfy { $0.action == .delivered })
         #expect(mock.counters.peakConcurrentStreams == 3)
         #expect(client.statistics(for: .production).peakStreamsPerConnection == 3)
@@ -169,11 +169,11 @@ import Testing
         let client = try Fixtures.client(port: mock.port)
         defer { client.shutdown() }
         let job = Fixtures.job(targets: (0..<5).map { _ in Fixtures.target() })
-        let first = await client.send(job: job)
-        let second = await client.send(job: job)
+        let first = await client.send(job)
+        let second = await client.send(job)
         #expect(first.map(\.apnsID) == second.map(\.apnsID))
-        for target in job.targets {
-            let ids = mock.deliveries(token: target.token).map(\.apnsID)
+        for push in job {
+            let ids = mock.deliveries(token: push.device.token).map(\.apnsID)
             #expect(ids.count == 2 && ids[0] == ids[1])
         }
     }
@@ -190,8 +190,8 @@ import Testing
         let marked = try await http.send(HTTP2Request(method: "POST", path: "/mock/unregistered", body: Array(#"{"token":"\#(gone.token)"}"#.utf8)))
         #expect(marked.status == 204)
         let ok = Fixtures.target()
-        #expect(await client.send(payload: Fixtures.update, target: ok, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: ok.token)).action == .delivered)
-        #expect(await client.send(payload: Fixtures.update, target: gone, kind: .liveActivityUpdate, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: gone.token)).action == .tokenInvalid)
+        #expect(await client.send(payload: Fixtures.update, target: ok, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: ok.token)).action == .delivered)
+        #expect(await client.send(payload: Fixtures.update, target: gone, kind: .liveActivity, priority: 5, expiration: nil, apnsID: APNsID.derive(jobID: "x", token: gone.token)).action == .tokenInvalid)
         let counters = try JSONDecoder().decode(MockAPNsCounters.self, from: Data(try await http.send(HTTP2Request(method: "GET", path: "/mock/counters")).body))
         #expect(counters.accepted == 1 && counters.rejected["Unregistered"] == 1)
         let deliveries = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await http.send(HTTP2Request(method: "GET", path: "/mock/deliveries?token=\(ok.token)")).body))

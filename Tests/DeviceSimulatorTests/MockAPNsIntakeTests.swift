@@ -29,9 +29,9 @@ import Testing
     }
 
     static func push(_ sender: APNsClient, _ payload: String, to token: String, kind: PushKind) async -> APNsOutcome {
-        await sender.send(
-            payload: Array(payload.utf8), target: PushTarget(token: token, env: .sandbox, userId: "u", deviceId: "d"), kind: kind,
-            priority: 10, expiration: nil, apnsID: APNsID.derive(jobID: UUID().uuidString, token: token))
+        await sender.send(APNsPush(
+            payload: Array(payload.utf8), device: APNsDeviceToken(token, environment: .sandbox), type: kind == .alert ? .alert : .liveActivity,
+            priority: 10, expiration: nil, apnsID: APNsID.derive(jobID: UUID().uuidString, token: token)))
     }
 
     @Test func deliveriesFlowFromMockAPNsToTheDevices() async throws {
