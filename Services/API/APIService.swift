@@ -5,6 +5,7 @@ import LiveActivities
 import Kafka
 import Postgres
 import Runtime
+import Matches
 
 /// Everything the routes use: stores, the job publisher, the authenticator, the clock.
 struct APIService: Sendable {

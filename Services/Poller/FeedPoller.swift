@@ -3,6 +3,7 @@ import Cricket
 import FeedHistory
 import Foundation
 import Runtime
+import Matches
 
 /// One livescores poll at a time: publishes the `FixtureSnapshot`s of every fixture whose canonical
 /// hash differs from the last published one (kept in memory and in `matches.feed_hash`, so a restart

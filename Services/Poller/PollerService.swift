@@ -4,6 +4,7 @@ import Kafka
 import Postgres
 import Runtime
 import ServiceKit
+import Matches
 
 /// The poller's singleton work: waits for the PostgreSQL advisory lock (a standby replica retries every
 /// `leaderRetry` and reports `/ready` false), then, while it holds the lock, runs the livescores poll

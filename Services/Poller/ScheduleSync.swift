@@ -2,6 +2,7 @@ import Contracts
 import Cricket
 import Foundation
 import Runtime
+import Matches
 
 /// Copies the schedule of a window of days (yesterday … today + `windowDays`) from `GET /fixtures`
 /// (all pages) into `matches`, with a pre-formatted card and `is_live`.

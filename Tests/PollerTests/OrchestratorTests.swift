@@ -3,6 +3,7 @@ import Contracts
 import FakeFeed
 import Foundation
 import Kafka
+import Matches
 import Postgres
 import Runtime
 import Testing

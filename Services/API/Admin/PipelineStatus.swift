@@ -1,5 +1,6 @@
 import Contracts
 import Kafka
+import Matches
 
 /// The admin view of the pipeline: consumer lag of the service groups and row counts.
 struct PipelineStatus: Sendable {
@@ -29,7 +30,7 @@ struct PipelineStatus: Sendable {
     }
 
     func status() async throws -> Response {
-        let counts = try await matches.counts()
+        let counts = try await PipelineCounts(database: matches.database).read()
         guard let admin else { return Response(lag: [], lagError: "no Kafka admin client", counts: counts) }
         var lag: [GroupLag] = []
         do {

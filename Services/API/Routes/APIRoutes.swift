@@ -16,7 +16,7 @@ enum APIRoutes {
     static func all(_ service: APIService) -> [APIRoute] {
         FollowRoutes.routes(service) + ActivityRoutes.routes(service) + DeviceRoutes.routes(service)
             + MatchRoutes.routes(service) + AdminRoutes.routes(service) + [
-                APIRoute(method: .get, pattern: "/app/config") { _ in .json(try await service.matches.appConfig()) },
+                APIRoute(method: .get, pattern: "/app/config") { _ in .json(try await AppConfigStore(database: service.database).appConfig()) },
                 APIRoute(method: .get, pattern: "/openapi.json") { _ in
                     HTTPResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: OpenAPIDocument.bytes)
                 },

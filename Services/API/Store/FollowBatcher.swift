@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Runtime
+import Matches
 
 /// Follows by group commit: concurrent follow requests queue and await, and each batch (up to
 /// `limits.maxBatch` distinct (user, match) pairs) is ONE statement (`FollowStore.follow(_:now:)`)

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import LiveActivities
 import Postgres
+import Matches
 
 /// Follows and the Live Activity rows they create or end. Every statement is filtered by the
 /// caller's user id, so one user can never see or change another's rows.

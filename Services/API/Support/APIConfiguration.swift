@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import Runtime
 import ServiceKit
+import Matches
 
 /// The api's settings, read from the environment at start (invalid values stop it with exit code 78).
 ///

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HTTPServer
 import Synchronization
+import Matches
 
 /// Decoded display states by their exact JSON text, so that the many follows of a live match decode
 /// its `active_matches.display_state` once per change instead of once per request.
