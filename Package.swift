@@ -22,9 +22,9 @@ func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .testTarget(name: name, dependencies: dependencies, path: "Tests/\(name)")
 }
 
+// Linux only: HTTP2 runs on epoll and Glibc, the services on Debian's C libraries; no other platform is claimed.
 let package = Package(
     name: "Sightscreen",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "poller", targets: ["Poller"]),
         .executable(name: "detector", targets: ["Detector"]),
@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Runtime"]),
         shared("APNs", ["HTTP2", "COpenSSL", "Runtime"]),
+        // Development harness: the mock APNs server (mock-apns, tests), never linked into apns-sender.
+        shared("APNsMock", ["APNs", "HTTP2", "Runtime"]),
         shared("Auth", ["COpenSSL", "Runtime"]),
         shared("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
         shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),
@@ -80,7 +82,7 @@ let package = Package(
         service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema"]),
         service("Sightscreen", ["Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit", "FanOut"]),
-        service("MockAPNs", ["APNs", "HTTP2", "ServiceKit", "Runtime"]),
+        service("MockAPNs", ["APNs", "APNsMock", "HTTP2", "ServiceKit", "Runtime"]),
         service("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
         service("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
@@ -110,12 +112,12 @@ let package = Package(
                                        "Schema", "Runtime"]),
         tests("ClientCoreTests", ["ClientCore", "Contracts"]),
         tests("HTTP2Tests", ["HTTP2", "Runtime"]),
-        tests("APNsTests", ["APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
+        tests("APNsTests", ["APNsMock", "APNs", "HTTP2", "Runtime", "Contracts", "COpenSSL"]),
         tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
         tests("PollerTests", ["SharedTestSupport", "Poller", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
-        tests("APNsSenderTests", ["SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+        tests("APNsSenderTests", ["APNsMock", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
         tests("DeployTests", []),
-        tests("DeviceSimulatorTests", ["DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+        tests("DeviceSimulatorTests", ["APNsMock", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
         tests("AuthTests", ["Auth", "Runtime", "COpenSSL"]),
         tests("APITests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "COpenSSL"]),
         tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),

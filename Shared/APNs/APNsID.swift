@@ -1,3 +1,4 @@
+import Runtime
 import COpenSSL
 
 /// `apns-id` values: name-based UUIDs (version 5, SHA-1) of the job and token, so a replayed job
@@ -46,11 +47,5 @@ public enum APNsID {
             text.append(hexDigits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
-    }
-}
-
-extension UInt8 {
-    var isHexDigit: Bool {
-        (48...57).contains(self) || (97...102).contains(self) || (65...70).contains(self)
     }
 }

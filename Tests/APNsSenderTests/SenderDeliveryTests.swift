@@ -1,5 +1,6 @@
 @testable import APNsSender
 import APNs
+import APNsMock
 import Contracts
 import Foundation
 import Kafka

@@ -1,5 +1,6 @@
 import SharedTestSupport
 import APNs
+import APNsMock
 import Contracts
 import Foundation
 import Kafka

@@ -1,4 +1,5 @@
 import APNs
+import APNsMock
 import Contracts
 import Foundation
 import HTTP2

@@ -1,5 +1,6 @@
 @testable import DeviceSimulator
 import APNs
+import APNsMock
 import Contracts
 import Foundation
 import HTTP2

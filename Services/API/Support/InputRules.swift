@@ -1,3 +1,4 @@
+import Runtime
 import Foundation
 import HTTPServer
 
@@ -45,12 +46,7 @@ enum InputRules {
     /// An APNs token: even-length hex, 64–200 characters; returned lower-cased.
     static func apnsToken(_ value: String, field: String) throws(HTTPError) -> String {
         let bytes = value.utf8
-        let isHex = bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-            default: false
-            }
-        }
+        let isHex = bytes.allSatisfy(\.isHexDigit)
         guard isHex, tokenLengths.contains(bytes.count), bytes.count % 2 == 0 else {
             throw .invalidBody("'\(field)' must be an APNs token: hex, even length, \(tokenLengths.lowerBound)–\(tokenLengths.upperBound) characters")
         }

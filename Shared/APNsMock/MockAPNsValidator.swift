@@ -1,3 +1,5 @@
+import Runtime
+import APNs
 import HTTP2
 import Synchronization
 

@@ -1,3 +1,4 @@
+import APNs
 import Runtime
 
 /// How mock-apns listens and what it accepts.

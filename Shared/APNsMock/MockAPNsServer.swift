@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HTTP2
 import Runtime

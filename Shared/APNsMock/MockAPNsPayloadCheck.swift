@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 
 /// Checks an APNs JSON body the way a Live Activity needs it: an `aps` object; for push type
