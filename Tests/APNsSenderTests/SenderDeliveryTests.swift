@@ -6,6 +6,7 @@ import Foundation
 import Kafka
 import Runtime
 import Testing
+import SharedTestSupport
 
 /// apns-sender in-process against the real broker and a real mock-apns over TLS.
 @Suite(.timeLimit(.minutes(2))) struct SenderDeliveryTests {

@@ -6,6 +6,7 @@ import Kafka
 import Runtime
 import Synchronization
 import Testing
+import SharedTestSupport
 
 /// The parts that need no server: commit ordering, the retry policy, configuration, intake.
 @Suite struct SenderUnitTests {

@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import Runtime
 import Testing
+import SharedTestSupport
 
 @Suite struct JWTTests {
     @Test func tokenIsES256WithRawSignatureThatOpenSSLVerifies() throws {

@@ -5,6 +5,7 @@ import Foundation
 import HTTP2
 import Runtime
 import Testing
+import SharedTestSupport
 
 /// The real client against the in-process mock over TLS on 127.0.0.1.
 @Suite(.timeLimit(.minutes(2))) struct MockAPNsTests {

@@ -2,6 +2,7 @@ import Auth
 import COpenSSL
 import Foundation
 import Runtime
+import SharedTestSupport
 
 /// Keys generated once per test process (RSA generation is slow) and helpers to forge tokens.
 enum AuthFixtures {

@@ -2,6 +2,7 @@ import Auth
 import Foundation
 import Runtime
 import Testing
+import SharedTestSupport
 
 @Suite("JWT verifier token cache")
 struct VerifiedTokenCacheTests {

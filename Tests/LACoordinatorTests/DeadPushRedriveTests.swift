@@ -4,6 +4,7 @@ import Foundation
 import Kafka
 import Runtime
 import Testing
+import SharedTestSupport
 
 /// Re-driving `push.dead` (`sightscreen redrive-dead`): the decision alone, then against Kafka.
 @Suite("re-driving dead pushes")

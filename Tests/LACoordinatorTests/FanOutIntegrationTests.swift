@@ -6,6 +6,7 @@ import Postgres
 import Runtime
 import Testing
 @testable import LACoordinator
+import SharedTestSupport
 
 /// Fan-out against the real PostgreSQL and Kafka (start them with scripts/stack servers).
 @Suite("fan-out with PostgreSQL and Kafka")

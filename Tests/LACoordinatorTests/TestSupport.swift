@@ -7,6 +7,7 @@ import Runtime
 import Schema
 import ServerTestSupport
 @testable import LACoordinator
+import SharedTestSupport
 
 typealias TestFailure = TestEnvironmentFailure
 

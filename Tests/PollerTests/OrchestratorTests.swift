@@ -8,6 +8,7 @@ import Postgres
 import Runtime
 import Testing
 @testable import Poller
+import SharedTestSupport
 
 /// The MatchOrchestrator with real PostgreSQL and Kafka.
 @Suite struct OrchestratorTests {

@@ -7,6 +7,7 @@ import Kafka
 import Postgres
 import Runtime
 import Testing
+import SharedTestSupport
 
 /// Issue 16: the two push-to-start paths — the orchestrator when a match goes live, the api on a
 /// follow of a live match — used to name different `ActivityAttributes` types with different
