@@ -1,6 +1,7 @@
 import FanOut
 import Kafka
 import Runtime
+import DeadPushRedrive
 
 /// `sightscreen redrive-dead [--group G] [--include-permanent] [--dry-run]`: sends the pushes on
 /// `push.dead` that ran out of retries and have not expired back to `push.jobs` (`DeadPushRedriver`).

@@ -5,6 +5,7 @@ import Kafka
 import Runtime
 import Testing
 import SharedTestSupport
+import DeadPushRedrive
 
 /// Re-driving `push.dead` (`sightscreen redrive-dead`): the decision alone, then against Kafka.
 @Suite("re-driving dead pushes")
