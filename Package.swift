@@ -80,7 +80,7 @@ let package = Package(
         // The five services and the operator CLI.
         service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime"]),
         service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Runtime"]),
-        service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "LiveActivities", "Runtime"]),
+        service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "LiveActivities", "Matches", "Runtime"]),
         service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"]),
         service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema"]),
         service("Sightscreen", ["DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema", "Contracts", "Auth", "DevStack", "ServiceKit", "FanOut"]),
@@ -106,7 +106,7 @@ let package = Package(
         tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
         tests("CricketTests", ["Cricket", "Contracts"]),
         tests("ContractsTests", ["Contracts"]),
-        tests("LACoordinatorTests", ["DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
+        tests("LACoordinatorTests", ["LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
         tests("FastJSONTests", ["SharedTestSupport", "FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
         tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),

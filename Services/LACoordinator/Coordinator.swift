@@ -3,6 +3,8 @@ import FanOut
 import Kafka
 import Postgres
 import Runtime
+import LiveActivities
+import Matches
 
 /// The la-coordinator's wiring: one producer, a consumer per topic (each in its own group), the
 /// fan-out executor and the three loops (events, token-invalid, lag). `main.swift` and the tests build it.
@@ -48,7 +50,7 @@ struct Coordinator: Sendable {
     var processor: EventBatchProcessor {
         var processor = EventBatchProcessor(
             executor: FanOutExecutor(database: database, producer: producer, settings: configuration.fanOut, clock: clock),
-            matchEnd: MatchEndWriter(database: database), policy: configuration.policy, logger: logger, metrics: metrics)
+            activities: LiveActivityStore(database: database), matches: MatchStore(database: database), policy: configuration.policy, logger: logger, metrics: metrics)
         processor.deadLetters = deadLetters
         return processor
     }

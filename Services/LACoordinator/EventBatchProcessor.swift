@@ -3,6 +3,7 @@ import DeadLetter
 import FanOut
 import Kafka
 import LiveActivities
+import Matches
 import Runtime
 
 /// Handles one batch of `match.events` messages: decodes them, applies latest-wins, skips plain
@@ -11,7 +12,10 @@ import Runtime
 /// offsets to commit for the whole batch — including skipped and unreadable messages.
 struct EventBatchProcessor: Sendable {
     let executor: FanOutExecutor
-    let matchEnd: MatchEndWriter
+    /// Ends the match's rows once its end (or a day's) is fanned out.
+    let activities: LiveActivityStore
+    /// Says whether a day's end still applies (`matches.close_of_play`).
+    let matches: MatchStore
     let policy: PushPolicy
     let logger: Logger
     let metrics: CoordinatorMetrics
@@ -62,7 +66,7 @@ struct EventBatchProcessor: Sendable {
 
     /// Fans one event out; for an end event (the match's or a day's), then ends the match's rows.
     func handle(_ event: MatchBusEvent) async throws {
-        if event.endsDay, try await !matchEnd.isAtCloseOfPlay(event.matchId) {
+        if event.endsDay, try await !matches.isAtCloseOfPlay(event.matchId) {
             metrics.processed("day_end_late")
             logger.warning("close of play handled after play resumed, not sent", ["event": "day_end_late", "event_id": event.eventId,
                                                                                   "match_id": event.matchId])
@@ -85,10 +89,10 @@ struct EventBatchProcessor: Sendable {
         metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds)
         metrics.processed(event.endsMatch ? "end" : event.endsDay ? "day_end" : plan.priority >= 10 ? "key" : "update")
         if event.endsMatch {
-            let ended = try await matchEnd.endMatch(event.matchId)
+            let ended = try await activities.endMatch(event.matchId)
             metrics.rowsEnded(LiveActivityEndReason.matchEnd.rawValue, ended)
         } else if event.endsDay {
-            let ended = try await matchEnd.endDay(event.matchId)
+            let ended = try await activities.endDay(event.matchId)
             metrics.rowsEnded(LiveActivityEndReason.dayEnd.rawValue, ended)
         }
         logger.debug("event fanned out", [

@@ -35,7 +35,7 @@ struct ActivityRollover: Sendable {
             JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN active_matches am ON am.match_id = la.match_id
-            WHERE la.status = 'active' AND coalesce(la.activated_at, la.updated_at) <= $1 AND coalesce(la.update_token, '') <> ''
+            WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2
             """, [cutoff, settings.chunkSize], batchSize: settings.chunkSize

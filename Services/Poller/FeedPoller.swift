@@ -157,7 +157,7 @@ actor FeedPoller {
         let row = MatchStore.Row(fixture)
         try await store.upsertSchedule(row, at: now)
         try await publisher.publish(matchId: matchId, pages: plan.encoded)
-        try await store.recordPublished(row, hash: fingerprint.hash, at: now)
+        try await store.recordPublished(fingerprint.hash, matchId: matchId, at: now)
         memory[id]?.hash = fingerprint.hash
         metrics.published.increment()
         metrics.snapshotPages.increment(by: plan.pages.count)

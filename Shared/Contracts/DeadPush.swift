@@ -50,14 +50,8 @@ public struct DeadPush: VersionedMessage, Equatable {
 
     /// A job that died: every target in `undelivered` is without a final answer.
     public init(job: PushJob, undelivered: [PushTarget], cause: Cause, lastError: String, diedAt: Int64) {
-        self.schema = Self.currentSchema
-        self.cause = cause
-        self.jobId = job.jobId
+        self.init(cause: cause, jobId: job.jobId, undelivered: undelivered, lastError: lastError, diedAt: diedAt, source: nil)
         self.job = job
-        self.undelivered = undelivered
-        self.lastError = String(lastError.prefix(500))
-        self.diedAt = diedAt
-        self.source = nil
     }
 
     /// A message that named job `jobId` but did not decode as a job.

@@ -32,16 +32,11 @@ public struct MatchStore: Sendable {
             .first?.decode("feed_hash", as: String?.self)
     }
 
-    /// Records a published fixture: schedule fields, card, `is_live` and its hash.
-    public func recordPublished(_ row: Row, hash: String, at now: Date) async throws {
-        try await database.execute(
-            """
-            INSERT INTO matches (match_id, starts_at, status, is_live, card, updated_at, close_of_play, feed_hash, feed_published_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $6)
-            ON CONFLICT (match_id) DO UPDATE SET starts_at = EXCLUDED.starts_at, status = EXCLUDED.status,
-                is_live = EXCLUDED.is_live, close_of_play = EXCLUDED.close_of_play, card = EXCLUDED.card, feed_hash = EXCLUDED.feed_hash,
-                feed_published_at = EXCLUDED.feed_published_at, updated_at = EXCLUDED.updated_at
-            """, try parameters(row, now) + [hash])
+    /// Records that the fixture with `hash` was published (its row is written before publishing, by
+    /// `upsertSchedule`).
+    public func recordPublished(_ hash: String, matchId: String, at now: Date) async throws {
+        try await database.execute("UPDATE matches SET feed_hash = $2, feed_published_at = $3 WHERE match_id = $1",
+                                   [matchId, hash, now])
     }
 
     /// Writes a schedule entry; a row that already says the same is left alone.
@@ -57,6 +52,14 @@ public struct MatchStore: Sendable {
             WHERE (matches.starts_at, matches.status, matches.is_live, matches.close_of_play, matches.card)
                 IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.is_live, EXCLUDED.close_of_play, EXCLUDED.card)
             """, try parameters(row, now)) > 0
+    }
+
+    /// True while the match is at close of play (`close_of_play`, written before the stumps snapshot is
+    /// published). la-coordinator skips a day's end handled after play resumed (a lagging or redelivered
+    /// event): it would end the new day's activities.
+    public func isAtCloseOfPlay(_ matchId: String) async throws -> Bool {
+        try await database.query("SELECT close_of_play FROM matches WHERE match_id = $1", [matchId])
+            .first?.decode("close_of_play", as: Bool.self) ?? false
     }
 
     /// Ids of the matches marked live.

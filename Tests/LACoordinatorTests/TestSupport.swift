@@ -8,6 +8,8 @@ import Schema
 import ServerTestSupport
 @testable import LACoordinator
 import SharedTestSupport
+import LiveActivities
+import Matches
 
 typealias TestFailure = TestEnvironmentFailure
 
@@ -107,7 +109,7 @@ enum TestSupport {
         EventBatchProcessor(
             executor: FanOutExecutor(database: database, producer: producer, settings: FanOutSettings(topic: jobsTopic),
                                      clock: ManualWallClock()),
-            matchEnd: MatchEndWriter(database: database), policy: PushPolicy(), logger: quiet,
+            activities: LiveActivityStore(database: database), matches: MatchStore(database: database), policy: PushPolicy(), logger: quiet,
             metrics: CoordinatorMetrics(registry: registry))
     }
 }
