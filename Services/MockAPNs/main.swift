@@ -8,6 +8,7 @@
 //       serves; DIR/cert.pem (generated if missing) is the CA file clients must trust.
 // Every flag can also come from the environment: MOCK_APNS_PORT, MOCK_APNS_KEY, … (upper-case,
 // dashes → underscores). Control API: https://127.0.0.1:PORT/mock/{counters,faults,unregistered,deliveries,reset}.
+import Crypto
 import APNs
 import APNsMock
 import Dispatch
@@ -51,7 +52,7 @@ let keyID = option("key-id", "DEVKEY0001")!
 if let directory = options["generate-dev-key"] {
     do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let privatePEM = try ECKeyFactory.generateP256PrivateKeyPEM()
+        let privatePEM = try APNsSigningKey.generatePrivateKeyPEM()
         let privatePath = (directory as NSString).appendingPathComponent("AuthKey_\(keyID).p8")
         let publicPath = (directory as NSString).appendingPathComponent("AuthKey_\(keyID).pub.pem")
         try Data(privatePEM.utf8).write(to: URL(fileURLWithPath: privatePath))

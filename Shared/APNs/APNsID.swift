@@ -1,5 +1,5 @@
+import Crypto
 import Runtime
-import COpenSSL
 
 /// `apns-id` values: name-based UUIDs (version 5, SHA-1) of the job and token, so a replayed job
 /// sends the same `apns-id` to the same device.
@@ -15,8 +15,7 @@ public enum APNsID {
         input.append(contentsOf: jobID.utf8)
         input.append(0x7c)  // "|"
         input.append(contentsOf: token.utf8)
-        var digest = [UInt8](repeating: 0, count: 20)
-        SHA1(input, input.count, &digest)
+        var digest = Digest.sha1(input)
         digest[6] = (digest[6] & 0x0f) | 0x50
         digest[8] = (digest[8] & 0x3f) | 0x80
         return format(Array(digest[0..<16]))

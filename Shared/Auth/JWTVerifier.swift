@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Runtime
 
@@ -14,7 +15,7 @@ import Runtime
 /// `exp` and `nbf` against the clock (an expired cached token gets the full path and its error).
 public final class JWTVerifier: Sendable {
     public let configuration: JWTVerifierConfiguration
-    private let keys: [String: EVPKey]
+    private let keys: [String: AsymmetricKey]
     private let clock: any WallClock
     private let cache: VerifiedTokenCache?
 
@@ -25,14 +26,16 @@ public final class JWTVerifier: Sendable {
         keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock(),
         cacheCapacity: Int = 0
     ) throws(AuthError) {
-        var keys: [String: EVPKey] = [:]
+        var keys: [String: AsymmetricKey] = [:]
         for jwk in keySet.keys where jwk.kty == "RSA" {
             if let alg = jwk.alg, alg != "RS256" { continue }
             if let use = jwk.use, use != "sig" { continue }
             guard let modulus = Base64URL.decode(jwk.n), let exponent = Base64URL.decode(jwk.e) else {
                 throw .invalidKey("key \(jwk.kid): n or e is not base64url")
             }
-            keys[jwk.kid] = try EVPKey.publicKey(modulus: modulus, exponent: exponent)
+            keys[jwk.kid] = try AuthError.mapping { () throws(CryptoError) in
+                try AsymmetricKey.rsaPublicKey(modulus: modulus, exponent: exponent)
+            }
         }
         guard !keys.isEmpty else { throw .invalidKey("the key set has no RS256 signing key") }
         self.keys = keys

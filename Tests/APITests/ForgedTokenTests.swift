@@ -1,7 +1,6 @@
 import SharedTestSupport
 @testable import API
 import Auth
-import COpenSSL
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import Crypto
 import APNs
 import APNsMock
 import Contracts
@@ -19,7 +20,7 @@ enum SenderFixtures {
     static let bundleID = "com.sightscreen.app"
     static let brokers = ProcessInfo.processInfo.environment["KAFKA_BROKERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:19092"
 
-    static let privateKeyPEM: String = try! ECKeyFactory.generateP256PrivateKeyPEM()
+    static let privateKeyPEM: String = try! APNsSigningKey.generatePrivateKeyPEM()
     static let key: APNsSigningKey = try! APNsSigningKey(pem: privateKeyPEM)
     static let directory: String = {
         let path = NSTemporaryDirectory() + "apns-sender-tests-\(getpid())"

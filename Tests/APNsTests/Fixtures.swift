@@ -1,3 +1,4 @@
+import Crypto
 import APNs
 import APNsMock
 import Contracts
@@ -11,9 +12,9 @@ enum Fixtures {
     static let keyID = "KEY1234567"
     static let bundleID = "com.sightscreen.app"
 
-    static let privateKeyPEM: String = try! ECKeyFactory.generateP256PrivateKeyPEM()
+    static let privateKeyPEM: String = try! APNsSigningKey.generatePrivateKeyPEM()
     static let key: APNsSigningKey = try! APNsSigningKey(pem: privateKeyPEM)
-    static let otherKey: APNsSigningKey = try! APNsSigningKey(pem: ECKeyFactory.generateP256PrivateKeyPEM())
+    static let otherKey: APNsSigningKey = try! APNsSigningKey(pem: APNsSigningKey.generatePrivateKeyPEM())
     static let certificate: SelfSignedCertificate = try! SelfSignedCertificate.loadOrGenerate(
         in: NSTemporaryDirectory() + "apnstests-\(getpid())")
 

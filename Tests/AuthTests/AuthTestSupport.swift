@@ -1,5 +1,5 @@
 import Auth
-import COpenSSL
+import Crypto
 import Foundation
 import Runtime
 import SharedTestSupport
@@ -34,19 +34,8 @@ enum AuthFixtures {
         Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        _ = SHA256(bytes, bytes.count, &digest)
-        return digest
-    }
-
     /// HMAC-SHA256 (RFC 2104), used to forge HS256 tokens.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? sha256(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        let inner = sha256(block.map { $0 ^ 0x36 } + message)
-        return sha256(block.map { $0 ^ 0x5c } + inner)
-    }
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] { Digest.hmacSHA256(key: key, message: message) }
 
     /// A token with an arbitrary header and payload and a given signature function.
     static func forge(header: [String: Any], payload: [UInt8], sign: ([UInt8]) -> [UInt8]) -> String {

@@ -1,4 +1,5 @@
 @testable import DeviceSimulator
+import Crypto
 import APNs
 import APNsMock
 import Contracts
@@ -13,7 +14,7 @@ import Testing
     static let teamID = "TEAM123456"
     static let keyID = "KEY1234567"
     static let bundleID = "com.sightscreen.app"
-    static let key: APNsSigningKey = try! APNsSigningKey(pem: ECKeyFactory.generateP256PrivateKeyPEM())
+    static let key: APNsSigningKey = try! APNsSigningKey(pem: APNsSigningKey.generatePrivateKeyPEM())
     static let certificate: SelfSignedCertificate = try! SelfSignedCertificate.loadOrGenerate(
         in: NSTemporaryDirectory() + "device-sim-tests-\(getpid())")
 

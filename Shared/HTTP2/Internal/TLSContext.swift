@@ -1,3 +1,4 @@
+import Crypto
 import COpenSSL
 import COpenSSLShim
 
@@ -8,9 +9,9 @@ final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
 
     private init(method: OpaquePointer?) throws(HTTP2Error) {
-        guard let context = SSL_CTX_new(method) else { throw .tls(message: OpenSSLError.drain()) }
+        guard let context = SSL_CTX_new(method) else { throw .tls(message: OpenSSLErrorQueue.drain()) }
         self.context = context
-        guard sightscreen_ssl_ctx_configure(context) == 1 else { throw .tls(message: OpenSSLError.drain()) }
+        guard sightscreen_ssl_ctx_configure(context) == 1 else { throw .tls(message: OpenSSLErrorQueue.drain()) }
     }
 
     deinit { SSL_CTX_free(context) }
@@ -21,11 +22,11 @@ final class TLSContext: @unchecked Sendable {
         if verify {
             if let caFile {
                 guard SSL_CTX_load_verify_locations(tls.context, caFile, nil) == 1 else {
-                    throw .tls(message: "cannot load CA file \(caFile): \(OpenSSLError.drain())")
+                    throw .tls(message: "cannot load CA file \(caFile): \(OpenSSLErrorQueue.drain())")
                 }
             } else {
                 guard SSL_CTX_set_default_verify_paths(tls.context) == 1 else {
-                    throw .tls(message: "cannot load system CAs: \(OpenSSLError.drain())")
+                    throw .tls(message: "cannot load system CAs: \(OpenSSLErrorQueue.drain())")
                 }
             }
             SSL_CTX_set_verify(tls.context, SSL_VERIFY_PEER, nil)
@@ -34,7 +35,7 @@ final class TLSContext: @unchecked Sendable {
         }
         let alpn: [UInt8] = [2, 0x68, 0x32]  // "\x02h2"
         guard SSL_CTX_set_alpn_protos(tls.context, alpn, UInt32(alpn.count)) == 0 else {
-            throw .tls(message: "cannot set ALPN: \(OpenSSLError.drain())")
+            throw .tls(message: "cannot set ALPN: \(OpenSSLErrorQueue.drain())")
         }
         return tls
     }
@@ -43,11 +44,11 @@ final class TLSContext: @unchecked Sendable {
     static func server(certificateFile: String, privateKeyFile: String) throws(HTTP2Error) -> TLSContext {
         let tls = try TLSContext(method: TLS_server_method())
         guard SSL_CTX_use_certificate_chain_file(tls.context, certificateFile) == 1 else {
-            throw .tls(message: "cannot load certificate \(certificateFile): \(OpenSSLError.drain())")
+            throw .tls(message: "cannot load certificate \(certificateFile): \(OpenSSLErrorQueue.drain())")
         }
         guard SSL_CTX_use_PrivateKey_file(tls.context, privateKeyFile, SSL_FILETYPE_PEM) == 1,
               SSL_CTX_check_private_key(tls.context) == 1 else {
-            throw .tls(message: "cannot load private key \(privateKeyFile): \(OpenSSLError.drain())")
+            throw .tls(message: "cannot load private key \(privateKeyFile): \(OpenSSLErrorQueue.drain())")
         }
         SSL_CTX_set_alpn_select_cb(tls.context, selectH2, nil)
         return tls

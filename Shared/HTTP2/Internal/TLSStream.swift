@@ -1,3 +1,4 @@
+import Crypto
 import COpenSSL
 import COpenSSLShim
 import Glibc
@@ -17,12 +18,12 @@ final class TLSStream {
 
     /// A client stream: sets SNI and host verification for `serverName` (DNS name or IP literal).
     init(client context: TLSContext, fd: Int32, serverName: String) throws(HTTP2Error) {
-        guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLError.drain()) }
+        guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLErrorQueue.drain()) }
         self.ssl = ssl
         self.context = context
         SSL_set_fd(ssl, fd)
         SSL_set_connect_state(ssl)
-        let isIP = Self.isIPLiteral(serverName)
+        let isIP = HostName.isIPLiteral(serverName)
         if !isIP { _ = sightscreen_ssl_set_sni(ssl, serverName) }
         let parameters = SSL_get0_param(ssl)
         if isIP {
@@ -34,7 +35,7 @@ final class TLSStream {
 
     /// A server stream for an accepted socket.
     init(server context: TLSContext, fd: Int32) throws(HTTP2Error) {
-        guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLError.drain()) }
+        guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLErrorQueue.drain()) }
         self.ssl = ssl
         self.context = context
         SSL_set_fd(ssl, fd)
@@ -42,12 +43,6 @@ final class TLSStream {
     }
 
     deinit { SSL_free(ssl) }
-
-    static func isIPLiteral(_ name: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
-    }
 
     func handshake() -> IOResult {
         ERR_clear_error()
@@ -96,11 +91,11 @@ final class TLSStream {
         case SSL_ERROR_ZERO_RETURN: return .closed
         case SSL_ERROR_SYSCALL:
             let err = errno
-            let queued = OpenSSLError.drain()
+            let queued = OpenSSLErrorQueue.drain()
             if err == 0 || err == ECONNRESET || err == EPIPE { return .closed }
             return .failed("\(String(cString: strerror(err))) \(queued)")
         default:
-            return .failed(OpenSSLError.drain())
+            return .failed(OpenSSLErrorQueue.drain())
         }
     }
 }

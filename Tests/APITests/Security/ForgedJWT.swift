@@ -1,5 +1,5 @@
 import Auth
-import COpenSSL
+import Crypto
 import Foundation
 
 /// Forged, expired and otherwise invalid tokens for `APITestHarness`'s verifier, each with a name.
@@ -9,18 +9,8 @@ enum ForgedJWT {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        _ = SHA256(bytes, bytes.count, &digest)
-        return digest
-    }
-
     /// HMAC-SHA256 (RFC 2104), for the "HS256 signed with the public key" forgery.
-    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? sha256(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        return sha256(block.map { $0 ^ 0x5c } + sha256(block.map { $0 ^ 0x36 } + message))
-    }
+    static func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] { Digest.hmacSHA256(key: key, message: message) }
 
     static func claims(_ user: String, now: Date = Date(), admin: Bool = false) -> JWTClaims {
         JWTSigner.accessClaims(userId: user, issuer: APITestHarness.issuer, clientId: APITestHarness.clientId, now: now, admin: admin)

@@ -1,8 +1,9 @@
 import COpenSSL
 
-/// Reads and clears OpenSSL's error queue as one line of text.
-enum OpenSSLError {
-    static func drain() -> String {
+/// Reads and clears OpenSSL's (thread-local) error queue as one line of text.
+public enum OpenSSLErrorQueue {
+    /// The queued errors joined by "; " (at most eight), then the queue is empty.
+    public static func drain() -> String {
         var parts: [String] = []
         var buffer = [CChar](repeating: 0, count: 256)
         for _ in 0..<8 {
@@ -14,4 +15,7 @@ enum OpenSSLError {
         ERR_clear_error()
         return parts.isEmpty ? "unknown OpenSSL error" : parts.joined(separator: "; ")
     }
+
+    /// Forgets whatever is queued (after a failure that is reported another way).
+    public static func clear() { ERR_clear_error() }
 }
