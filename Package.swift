@@ -66,7 +66,7 @@ let package = Package(
         shared("LiveActivities", ["Postgres"]),
         shared("Matches", ["Contracts", "Postgres"]),
         shared("Detection", ["Cricket", "Contracts", "FastJSON"]),
-        shared("ClientCore", ["Contracts"]),
+        shared("ClientCore", ["Contracts", "Runtime"]),
         .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/COpenSSLShim"),
         // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests, the self-signed certificate tool.
         shared("Crypto", ["COpenSSL", "COpenSSLShim"]),

@@ -1,3 +1,5 @@
+import Runtime
+
 /// Bounded retries with exponential backoff, slept on the injected `ClientClock`.
 public struct RetryPolicy: Sendable, Equatable {
     /// Total attempts including the first (at least 1).
@@ -16,15 +18,15 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxDelay = maxDelay
     }
 
-    /// The delays slept between attempts: `maxAttempts - 1` values.
+    /// The project's one back-off with these figures.
+    public var backoff: Backoff {
+        Backoff(initial: .nanoseconds(Int64(initialDelay * 1e9)), maximum: .nanoseconds(Int64(maxDelay * 1e9)), multiplier: multiplier)
+    }
+
+    /// The delays slept between attempts: `maxAttempts - 1` values, in seconds.
     public var delays: [Double] {
-        var result: [Double] = []
-        var delay = initialDelay
-        for _ in 1..<maxAttempts {
-            result.append(min(delay, maxDelay))
-            delay *= multiplier
-        }
-        return result
+        let backoff = self.backoff
+        return (1..<maxAttempts).map { backoff.delay(afterFailures: $0).seconds }
     }
 
     /// Runs `operation` until it succeeds or the attempts run out; returns the outcome.
