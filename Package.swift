@@ -56,7 +56,7 @@ let package = Package(
         shared("ServiceKit", ["Runtime", "HTTPServer"]),
         shared("FastJSON"),
         shared("Contracts", ["Runtime"]),
-        shared("FanOut", ["Contracts", "Kafka", "Postgres", "Runtime"]),
+        shared("FanOut", ["Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
         // Operator tooling (sightscreen redrive-dead), not part of any service.
         shared("DeadPushRedrive", ["Contracts", "Kafka", "Runtime"]),
         shared("Schema", ["Postgres"]),
@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(name: "CodecBench", dependencies: ["Contracts"], path: "Benchmarks/CodecBench"),
         .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts", "FastJSON"],
                           path: "Benchmarks/DetectorBench"),
-        .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"],
+        .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "LiveActivities", "Postgres", "Schema", "Runtime"],
                           path: "Benchmarks/FanOutBench"),
 
         // Tests. Kafka and Postgres tests run against the real servers from scripts/stack.

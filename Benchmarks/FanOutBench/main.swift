@@ -10,6 +10,7 @@ import Contracts
 import FanOut
 import Foundation
 import Kafka
+import LiveActivities
 import Postgres
 import Runtime
 import Schema
@@ -117,8 +118,8 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
     var start = ContinuousClock.now
     var planner = FanOutPlanner(shards: settings.shards)
     var chunks = 0
-    try await database.stream(ActiveTargetQuery.sql, [matchId], batchSize: settings.fetchRows) { row in
-        if planner.add(try ActiveTargetQuery.target(row)) != nil { chunks += 1 }
+    try await LiveActivityStore(database: database).forEachActiveActivity(matchId: matchId, batchSize: settings.fetchRows) { activity in
+        if planner.add(PushTarget(activity)) != nil { chunks += 1 }
     }
     chunks += planner.finish().count
     output(String(format: "database stream alone (cursor + decode + grouping): %d rows, %d chunks in %.2f s", planner.targetCount, chunks, seconds(since: start)))
@@ -127,8 +128,8 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
     start = ContinuousClock.now
     planner = FanOutPlanner(shards: settings.shards)
     var bytes = 0
-    try await database.stream(ActiveTargetQuery.sql, [matchId], batchSize: settings.fetchRows) { row in
-        if let chunk = planner.add(try ActiveTargetQuery.target(row)) { bytes += PushJobEncoder.encode(plan.job(for: chunk, nowMilliseconds: 0)).count }
+    try await LiveActivityStore(database: database).forEachActiveActivity(matchId: matchId, batchSize: settings.fetchRows) { activity in
+        if let chunk = planner.add(PushTarget(activity)) { bytes += PushJobEncoder.encode(plan.job(for: chunk, nowMilliseconds: 0)).count }
     }
     for chunk in planner.finish() { bytes += PushJobEncoder.encode(plan.job(for: chunk, nowMilliseconds: 0)).count }
     output(String(format: "stream + job encoding, no produce: %.1f MB of jobs in %.2f s", Double(bytes) / 1e6, seconds(since: start)))

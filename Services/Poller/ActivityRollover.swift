@@ -26,30 +26,13 @@ struct ActivityRollover: Sendable {
     func runOnce(now: Date) async throws -> Int {
         let settings = orchestrator.settings
         let cutoff = now.addingTimeInterval(-settings.rolloverAfter.seconds)
-        var rows: [Row] = []
-        _ = try await orchestrator.database.stream(
-            """
-            SELECT la.match_id, la.user_id, la.device_id, la.update_token, la.start_attempts, d.push_to_start_token,
-                   d.apns_env, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq
-            FROM live_activities la
-            JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
-            JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
-            LEFT JOIN active_matches am ON am.match_id = la.match_id
-            WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
-            ORDER BY la.match_id, la.user_id, la.device_id
-            LIMIT $2
-            """, [cutoff, settings.chunkSize], batchSize: settings.chunkSize
-        ) { row in
-            let matchId = try row.decode("match_id", as: String.self)
-            let device = MatchOrchestrator.Candidate(
-                matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
-                token: try row.decode("push_to_start_token"),
-                env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
-                card: (try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)) ?? MatchCard.placeholder(matchId: matchId),
-                state: try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self),
-                stateSeq: try row.decode("state_seq"), previous: nil)
-            rows.append(Row(device: device, updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts")))
-        }
+        let rows = try await LiveActivityStore(database: orchestrator.database)
+            .rolloverCandidates(activatedBefore: cutoff, limit: settings.chunkSize)
+            .map { candidate in
+                let match = MatchOrchestrator.decodeMatch(candidate.device)
+                return Row(device: MatchOrchestrator.Candidate(candidate.device, card: match.card, state: match.state, previous: nil),
+                           updateToken: candidate.updateToken, attempts: candidate.attempts)
+            }
         guard !rows.isEmpty else { return 0 }
         return try await rollOver(rows, now: now)
     }

@@ -116,40 +116,23 @@ struct MatchOrchestrator: Sendable {
         return report
     }
 
-    /// Streams the follower devices of live matches that need a push-to-start (or may get a re-start) to `body`.
+    /// Streams the follower devices of live matches that need a push-to-start (or may get a re-start) to `body`
+    /// (read by `LiveActivityStore`; each match's card and state decoded once per pass).
     func forEachCandidate(now: Date, _ body: (Candidate) async throws -> Void) async throws {
-        var cards: [String: MatchCard] = [:]
-        var states: [String: UnifiedDisplayState?] = [:]
-        _ = try await database.stream(
-            """
-            SELECT m.match_id, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq, d.user_id, d.device_id, d.push_to_start_token, d.apns_env,
-                   la.start_attempts, la.day_start_attempt, la.end_reason, la.updated_at
-            FROM matches m
-            JOIN match_follows f ON f.match_id = m.match_id AND (f.expires_at IS NULL OR f.expires_at > $1)
-            JOIN devices d ON d.user_id = f.user_id AND coalesce(d.push_to_start_token, '') <> ''
-            LEFT JOIN live_activities la ON la.match_id = m.match_id AND la.user_id = d.user_id AND la.device_id = d.device_id
-            LEFT JOIN active_matches am ON am.match_id = m.match_id
-            WHERE m.is_live AND NOT m.close_of_play AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason IN ('token_invalid', 'day_end')))
-            ORDER BY m.match_id, d.user_id, d.device_id
-            """, [now], batchSize: settings.chunkSize
-        ) { row in
-            let matchId = try row.decode("match_id", as: String.self)
-            if cards[matchId] == nil {
-                let card = try? row.decode("card", as: PostgresJSON.self).decode(MatchCard.self)
-                cards[matchId] = card ?? MatchCard.placeholder(matchId: matchId)
-                states[matchId] = .some(try? row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self))
-            }
-            let attempts = try row.decode("start_attempts", as: Int?.self)
-            let dayStart = try row.decode("day_start_attempt", as: Int?.self) ?? 1
-            let reason = try row.decode("end_reason", as: String?.self).flatMap(LiveActivityEndReason.init(rawValue:)) ?? .tokenInvalid
-            let updatedAt = try row.decode("updated_at", as: Date?.self)
+        var matches: [String: (card: MatchCard, state: UnifiedDisplayState?)] = [:]
+        try await LiveActivityStore(database: database).forEachStartCandidate(now: now, batchSize: settings.chunkSize) { row in
+            let match = matches[row.device.matchId] ?? Self.decodeMatch(row.device)
+            matches[row.device.matchId] = match
             try await body(Candidate(
-                matchId: matchId, userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
-                token: try row.decode("push_to_start_token"),
-                env: APNsEnvironment(rawValue: try row.decode("apns_env", as: String.self)) ?? .production,
-                card: cards[matchId]!, state: states[matchId] ?? nil, stateSeq: try row.decode("state_seq"),
-                previous: attempts.map { (reason, $0, dayStart, updatedAt ?? .distantPast) }))
+                row.device, card: match.card, state: match.state,
+                previous: row.ended.map { ($0.reason, $0.attempts, $0.dayStartAttempt, $0.updatedAt) }))
         }
+    }
+
+    /// The stored card (a placeholder when missing or unreadable) and display state of a candidate's match.
+    static func decodeMatch(_ device: FollowerDevice) -> (card: MatchCard, state: UnifiedDisplayState?) {
+        ((try? device.card?.decode(MatchCard.self)) ?? MatchCard.placeholder(matchId: device.matchId),
+         try? device.displayState?.decode(UnifiedDisplayState.self))
     }
 
     /// Produces `messages` and fails on the first that was not acknowledged.

@@ -1,5 +1,6 @@
 import FeedHistory
 import Foundation
+import LiveActivities
 import Postgres
 import Runtime
 
@@ -18,8 +19,6 @@ struct TTLSweeper: Sendable {
         var feedHistoryRetention: Duration = .seconds(48 * 3600)
     }
 
-    static let tables = ["match_follows", "live_activities"]
-
     let database: PostgresClient
     let settings: Settings
     let clock: any WallClock
@@ -30,20 +29,14 @@ struct TTLSweeper: Sendable {
     func sweepOnce() async throws -> [String: Int] {
         let now = clock.now()
         var deleted: [String: Int] = [:]
-        for table in Self.tables {
-            var total = 0
-            for _ in 0..<settings.maxBatches {
-                let count = try await database.execute(
-                    """
-                    DELETE FROM \(table) WHERE ctid IN (
-                        SELECT ctid FROM \(table) WHERE expires_at IS NOT NULL AND expires_at < $1 LIMIT $2)
-                    """, [now, settings.batchSize])
-                total += count
-                if count < settings.batchSize { break }
-            }
-            deleted[table] = total
-            metrics.ttlDeleted.increment(by: total)
-        }
+        deleted["match_follows"] = try await database.executeInBatches(
+            """
+            DELETE FROM match_follows WHERE ctid IN (
+                SELECT ctid FROM match_follows WHERE expires_at IS NOT NULL AND expires_at < $1 LIMIT $2)
+            """, [now], batchSize: settings.batchSize, maxBatches: settings.maxBatches)
+        deleted["live_activities"] = try await LiveActivityStore(database: database)
+            .deleteExpired(before: now, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
+        metrics.ttlDeleted.increment(by: deleted.values.reduce(0, +))
         let cutoff = now.addingTimeInterval(-settings.feedHistoryRetention.seconds)
         let history = try await FeedBallStore(database: database)
             .deleteFinished(before: cutoff, batchSize: settings.batchSize, maxBatches: settings.maxBatches)

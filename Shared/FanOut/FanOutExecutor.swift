@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Kafka
+import LiveActivities
 import Postgres
 import Runtime
 
@@ -67,9 +68,8 @@ public struct FanOutExecutor: Sendable {
         var window = JobWindow(producer: producer, topic: settings.topic, limit: settings.maximumInFlight)
         var result = FanOutResult()
         var handling: Duration = .zero
-        try await database.stream(ActiveTargetQuery.sql, [plan.matchId], batchSize: settings.fetchRows) { row in
-            let target = try ActiveTargetQuery.target(row)
-            guard let chunk = planner.add(target) else { return }
+        try await LiveActivityStore(database: database).forEachActiveActivity(matchId: plan.matchId, batchSize: settings.fetchRows) { activity in
+            guard let chunk = planner.add(PushTarget(activity)) else { return }
             let begin = ContinuousClock.now
             try await window.submit(key: plan.key(shard: chunk.shard),
                                     value: PushJobEncoder.encode(plan.job(for: chunk, nowMilliseconds: now)))

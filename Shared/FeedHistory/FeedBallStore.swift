@@ -103,17 +103,12 @@ public struct FeedBallStore: Sendable {
     /// row was last updated before `cutoff`, and then their cursors (a later publication starts a full list).
     /// Returns the history rows deleted.
     public func deleteFinished(before cutoff: Date, batchSize: Int, maxBatches: Int) async throws -> Int {
-        var total = 0
-        for _ in 0..<max(1, maxBatches) {
-            let count = try await database.execute(
-                """
-                DELETE FROM feed_balls WHERE ctid IN (
-                    SELECT f.ctid FROM feed_balls f JOIN matches m USING (match_id)
-                    WHERE NOT m.is_live AND m.updated_at < $1 LIMIT $2)
-                """, [cutoff, batchSize])
-            total += count
-            if count < batchSize { break }
-        }
+        let total = try await database.executeInBatches(
+            """
+            DELETE FROM feed_balls WHERE ctid IN (
+                SELECT f.ctid FROM feed_balls f JOIN matches m USING (match_id)
+                WHERE NOT m.is_live AND m.updated_at < $1 LIMIT $2)
+            """, [cutoff], batchSize: batchSize, maxBatches: maxBatches)
         try await database.execute(
             """
             DELETE FROM feed_cursors c USING matches m

@@ -1,6 +1,7 @@
+import LiveActivities
 import Postgres
 
-/// Row counts of the pipeline's tables for the admin pipeline view (a read across tables, no table's store).
+/// Row counts of the pipeline's tables for the admin pipeline view (a read across tables; live_activities through its store).
 struct PipelineCounts: Sendable {
     let database: PostgresClient
 
@@ -10,17 +11,18 @@ struct PipelineCounts: Sendable {
             """
             SELECT (SELECT count(*) FROM matches WHERE is_live) AS live_matches,
                    (SELECT count(*) FROM active_matches WHERE poller_state <> 'ended') AS tracked_matches,
-                   (SELECT count(*) FROM live_activities WHERE status = 'active') AS active_activities,
-                   (SELECT count(*) FROM live_activities WHERE status = 'pending') AS pending_activities,
                    (SELECT count(*) FROM match_follows) AS follows,
                    (SELECT count(*) FROM devices) AS devices
             """)
         guard let row = rows.first else { return [:] }
         var counts: [String: Int] = [:]
-        for (key, column) in [("liveMatches", "live_matches"), ("trackedMatches", "tracked_matches"), ("activeActivities", "active_activities"),
-                              ("pendingActivities", "pending_activities"), ("follows", "follows"), ("devices", "devices")] {
+        for (key, column) in [("liveMatches", "live_matches"), ("trackedMatches", "tracked_matches"), ("follows", "follows"),
+                              ("devices", "devices")] {
             counts[key] = try row.decode(column, as: Int.self)
         }
+        let activities = try await LiveActivityStore(database: database).countsByStatus()
+        counts["activeActivities"] = activities[.active] ?? 0
+        counts["pendingActivities"] = activities[.pending] ?? 0
         return counts
     }
 }
