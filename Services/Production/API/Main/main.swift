@@ -1,0 +1,61 @@
+import API
+import Foundation
+import HTTPServer
+import Kafka
+import Postgres
+import Runtime
+import ServiceKit
+
+// api: the iOS app's only server (follows, Live Activity tokens, devices, schedule, live matches,
+// admin). Configuration: see APIConfiguration (AUTH_*, PUSH_*, API_*, LIVE_*, FAKE_SPORTMONKS_*)
+// plus HTTP_PORT (8080), KAFKA_BROKERS and DATABASE_URL.
+let serviceName = "api"
+let environment = EnvironmentReader()
+let options = ServiceHost.loadConfiguration(service: serviceName) { try ServiceOptions(environment, defaultPort: 8080) }
+let configuration = ServiceHost.loadConfiguration(service: serviceName) { try APIConfiguration(environment) }
+do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: serviceName, error) }
+
+let metrics = MetricsRegistry()
+let logger = Logger(label: serviceName, minimumLevel: options.logLevel)
+let service: APIService
+let producer: KafkaProducer
+let database: PostgresClient
+do {
+    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
+    postgres.maxConnections = configuration.databasePoolSize
+    postgres.applicationName = serviceName
+    database = PostgresClient(configuration: postgres, logger: logger.child("postgres"), metrics: metrics)
+    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: serviceName)
+    producerConfiguration.linger = configuration.kafkaLinger
+    producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics)
+    let admin = try KafkaAdmin(
+        configuration: KafkaAdminConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "api-admin"),
+        logger: logger.child("kafka-admin"))
+    service = try APIService(
+        configuration: configuration, database: database, producer: producer, admin: admin, clock: SystemWallClock(),
+        logger: logger, metrics: metrics)
+} catch {
+    ServiceHost.failStart(service: serviceName, error)
+}
+
+// Services in start order; the group stops them last first: HTTP drains (requests still reach the
+// pool and the producer), the readiness probe stops, the producer flushes, the pool closes.
+await ServiceHost.run(name: serviceName, options: options, metrics: metrics, routes: { router, _ in
+    APIRoutes.install(on: &router, service)
+}) { context in
+    context.logger.info("configured", [
+        "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
+        "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
+    ])
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
+        // Ready while PostgreSQL answers (re-checked every 2 s). The broker is watched too
+        // (dependency_up) but does not take the api out of rotation: schedules, scores and
+        // follows of upcoming matches need only PostgreSQL, and a follow that must queue push
+        // jobs answers 503 by itself. Every replica failing /ready together would turn a broker
+        // stall into a full api outage.
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
+        context.dependencyProbe("kafka_broker", drivesReadiness: false) { try await producer.checkBroker() },
+    ]
+}

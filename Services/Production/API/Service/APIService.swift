@@ -1,0 +1,81 @@
+import Auth
+import Contracts
+import Foundation
+import LiveActivities
+import Kafka
+import Postgres
+import Runtime
+import Matches
+
+/// Everything the routes use: stores, the job publisher, the authenticator, the clock.
+public struct APIService: Sendable {
+    let configuration: APIConfiguration
+    let database: PostgresClient
+    let matches: MatchStore
+    let follows: FollowStore
+    /// Follow requests go through it (group commit: one statement per batch).
+    let followBatcher: FollowBatcher
+    let activities: LiveActivityStore
+    let devices: DeviceStore
+    let publisher: PushJobPublisher
+    let factory: PushJobFactory
+    let authenticator: Authenticator
+    let pipeline: PipelineStatus
+    let replay: ReplayProxy
+    let liveCache: LiveCache
+    let clock: any WallClock
+    let logger: Logger
+    let metrics: APIMetrics
+
+    public init(
+        configuration: APIConfiguration, database: PostgresClient, producer: KafkaProducer, admin: KafkaAdmin?,
+        clock: any WallClock, logger: Logger, metrics: MetricsRegistry
+    ) throws {
+        self.configuration = configuration
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        let apiMetrics = APIMetrics(registry: metrics)
+        self.metrics = apiMetrics
+        matches = MatchStore(database: database)
+        follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
+        activities = LiveActivityStore(database: database)
+        devices = DeviceStore(database: database)
+        factory = PushJobFactory(shards: configuration.pushShards)
+        publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
+        followBatcher = FollowBatcher(
+            store: follows, publisher: publisher, factory: factory, payloads: StartPayloadCache(), clock: clock,
+            logger: logger, metrics: apiMetrics, limits: configuration.followBatch)
+        let verifier = try JWTVerifier(
+            keySet: configuration.keySet, configuration: configuration.verifier, clock: clock,
+            cacheCapacity: configuration.tokenCacheSize)
+        authenticator = Authenticator(
+            verifier: verifier,
+            limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,
+            refusals: { apiMetrics.authRefused($0) })
+        pipeline = PipelineStatus(admin: admin, matches: matches)
+        replay = ReplayProxy(baseURL: configuration.replayAdminURL, token: configuration.replayAdminToken)
+        liveCache = LiveCache(lifetime: configuration.liveCacheSeconds, clock: clock)
+    }
+}
+
+/// The api's own metrics (HTTP request metrics come from the server).
+struct APIMetrics: Sendable {
+    let registry: MetricsRegistry
+    let jobsProduced: Counter
+    let jobFailures: Counter
+    let followBatchSize: Histogram
+
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        jobsProduced = registry.counter("api_push_jobs_produced_total", help: "Push jobs the api put on push.jobs")
+        jobFailures = registry.counter("api_push_job_failures_total", help: "Push job batches that could not be produced")
+        followBatchSize = registry.histogram(
+            "api_follow_batch_size", help: "Distinct follows per follow statement (group commit)",
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256])
+    }
+
+    func authRefused(_ reason: String) {
+        registry.counter("api_auth_refused_total", help: "Requests refused by token verification", labels: ["reason": reason]).increment()
+    }
+}

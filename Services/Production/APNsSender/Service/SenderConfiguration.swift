@@ -1,0 +1,174 @@
+import APNs
+import Contracts
+import Foundation
+import Runtime
+import ServiceKit
+
+/// Everything apns-sender reads from the environment, read and validated in one place at start.
+/// A bad value throws a `ConfigurationError` naming the variable (never the key's contents).
+public struct SenderConfiguration: Sendable {
+    /// `APNS_TEAM_ID`: the Apple developer team (JWT `iss`).
+    public var teamID: String
+    /// `APNS_KEY_ID`: the key id of the .p8 (JWT `kid`).
+    public var keyID: String
+    /// `APNS_KEY_PATH`: the .p8 file (PKCS#8 PEM P-256 private key).
+    public var keyPath: String
+    /// `APNS_BUNDLE_ID`: the app bundle id (topic).
+    public var bundleID: String
+    /// `APNS_PRODUCTION_HOST` / `APNS_PRODUCTION_PORT`.
+    public var production: APNsEndpoint
+    /// `APNS_SANDBOX_HOST` / `APNS_SANDBOX_PORT`.
+    public var sandbox: APNsEndpoint
+    /// `APNS_CA_FILE`: PEM CA to trust instead of the system CAs (mock-apns).
+    public var caFile: String?
+    /// `APNS_CONNECTIONS`: HTTP/2 connections per APNs host.
+    public var connections: Int
+    /// `APNS_MAX_STREAMS`: upper bound on concurrent streams per connection.
+    public var maxStreams: Int
+    /// `APNS_REQUEST_TIMEOUT_MS`: one request without an answer after this long is retried.
+    public var requestTimeout: Duration
+    /// `APNS_SENDER_MAX_JOBS`: jobs processed concurrently (each up to 1,000 targets; 4 keeps
+    /// 4,000 pushes queued for 2 × 1,000 streams at about 110 MB RSS).
+    public var maxInFlightJobs: Int
+    /// `APNS_SENDER_MAX_WAITING_JOBS`: jobs that may wait between retry rounds without a sending
+    /// slot (`JobSet`), on top of `maxInFlightJobs`. A waiting job holds only its payload and its
+    /// unanswered targets (≤ 1,000 × about 200 bytes), so 32 of them cost a few MB. 0: a job waits
+    /// holding its slot.
+    public var maxWaitingJobs = 32
+    /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
+    /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
+    /// Default 15 attempts, 200 ms doubling to 5 s: about a minute of throttling is ridden out, and
+    /// the job's expiration still stops retries earlier (updates 120 s). The attempt limit applies
+    /// to priority-5 updates only: priority-10 pushes (key events 900 s, ends 3,600 s) are retried
+    /// until their expiration (`RetryScheduler`).
+    public var retry: APNsRetryPolicy
+    /// `APNS_SENDER_GROUP`: the consumer group.
+    public var groupID: String
+    /// `APNS_SENDER_JOBS_TOPIC`, `APNS_SENDER_TOKEN_INVALID_TOPIC`, `APNS_SENDER_DEAD_TOPIC`
+    /// (defaults: the `Topic` names; tests use their own).
+    public var jobsTopic: String
+    public var tokenInvalidTopic: String
+    public var deadTopic: String
+    /// `APNS_SENDER_DEAD_LETTER_TOPIC`: where undecodable messages on the jobs topic are parked.
+    public var deadLetterTopic = Topic.deadLetter.name
+    /// `APNS_SENDER_LAG_INTERVAL_MS`: how often consumer lag is refreshed (librdkafka statistics).
+    public var lagInterval: Duration
+    /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
+    public var shutdownGrace: Duration
+    /// `KAFKA_BROKERS`, `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`.
+    public var infrastructure: InfrastructureOptions
+
+    public init(
+        teamID: String, keyID: String, keyPath: String, bundleID: String, production: APNsEndpoint = .production,
+        sandbox: APNsEndpoint = .sandbox, caFile: String? = nil, connections: Int = 2, maxStreams: Int = 1000,
+        requestTimeout: Duration = .seconds(10), maxInFlightJobs: Int = 4,
+        retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 15, baseDelay: .milliseconds(200), maxDelay: .seconds(5)),
+        groupID: String = "apns-sender", jobsTopic: String = Topic.pushJobs.name,
+        tokenInvalidTopic: String = Topic.tokenInvalid.name, deadTopic: String = Topic.dead.name,
+        lagInterval: Duration = .seconds(5), shutdownGrace: Duration = .seconds(10),
+        infrastructure: InfrastructureOptions = InfrastructureOptions()
+    ) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.keyPath = keyPath
+        self.bundleID = bundleID
+        self.production = production
+        self.sandbox = sandbox
+        self.caFile = caFile
+        self.connections = connections
+        self.maxStreams = maxStreams
+        self.requestTimeout = requestTimeout
+        self.maxInFlightJobs = maxInFlightJobs
+        self.retry = retry
+        self.groupID = groupID
+        self.jobsTopic = jobsTopic
+        self.tokenInvalidTopic = tokenInvalidTopic
+        self.deadTopic = deadTopic
+        self.lagInterval = lagInterval
+        self.shutdownGrace = shutdownGrace
+        self.infrastructure = infrastructure
+    }
+
+    /// Reads every variable (see the property docs); `shutdownGrace` comes from `ServiceOptions`.
+    public init(_ environment: EnvironmentReader, shutdownGrace: Duration) throws(ConfigurationError) {
+        func identifier(_ name: String) throws(ConfigurationError) -> String {
+            let value = try environment.requiredString(name)
+            guard value.utf8.allSatisfy({ $0 == 0x2E || $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw .invalid(variable: name, value: value, expected: "letters, digits, '.', '-' or '_'")
+            }
+            return value
+        }
+        func endpoint(_ prefix: String, _ fallback: APNsEndpoint) throws(ConfigurationError) -> APNsEndpoint {
+            let host = environment.string("\(prefix)_HOST", default: fallback.host)
+            let port = try environment.port("\(prefix)_PORT", default: UInt16(fallback.port))
+            return APNsEndpoint(host: host, port: Int(port))
+        }
+        let infrastructure = try InfrastructureOptions(environment)
+        let teamID = try identifier("APNS_TEAM_ID")
+        let keyID = try identifier("APNS_KEY_ID")
+        let keyPath = try environment.requiredString("APNS_KEY_PATH")
+        let bundleID = try identifier("APNS_BUNDLE_ID")
+        let caFile = environment.raw("APNS_CA_FILE")
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw .invalid(variable: "APNS_CA_FILE", value: caFile, expected: "a readable PEM file")
+        }
+        let baseDelay = try environment.milliseconds("APNS_RETRY_BASE_MS", default: .milliseconds(200), in: 1...60_000)
+        let maxDelay = try environment.milliseconds("APNS_RETRY_MAX_MS", default: .seconds(5), in: 1...600_000)
+        guard maxDelay >= baseDelay else {
+            throw .invalid(variable: "APNS_RETRY_MAX_MS", value: environment.raw("APNS_RETRY_MAX_MS") ?? "5000",
+                           expected: "at least APNS_RETRY_BASE_MS")
+        }
+        func topic(_ name: String, _ fallback: Topic) throws(ConfigurationError) -> String {
+            let value = environment.string(name, default: fallback.name)
+            guard !value.contains(where: \.isWhitespace) else {
+                throw .invalid(variable: name, value: value, expected: "a topic name without spaces")
+            }
+            return value
+        }
+        self.init(
+            teamID: teamID, keyID: keyID, keyPath: keyPath, bundleID: bundleID,
+            production: try endpoint("APNS_PRODUCTION", .production),
+            sandbox: try endpoint("APNS_SANDBOX", .sandbox),
+            caFile: caFile,
+            connections: try environment.int("APNS_CONNECTIONS", default: 2, in: 1...64),
+            maxStreams: try environment.int("APNS_MAX_STREAMS", default: 1000, in: 1...10_000),
+            requestTimeout: try environment.milliseconds("APNS_REQUEST_TIMEOUT_MS", default: .seconds(10), in: 100...300_000),
+            maxInFlightJobs: try environment.int("APNS_SENDER_MAX_JOBS", default: 4, in: 1...1024),
+            retry: APNsRetryPolicy(
+                maxAttempts: try environment.int("APNS_RETRY_MAX_ATTEMPTS", default: 15, in: 1...50),
+                baseDelay: baseDelay, maxDelay: maxDelay),
+            groupID: environment.string("APNS_SENDER_GROUP", default: "apns-sender"),
+            jobsTopic: try topic("APNS_SENDER_JOBS_TOPIC", .pushJobs),
+            tokenInvalidTopic: try topic("APNS_SENDER_TOKEN_INVALID_TOPIC", .tokenInvalid),
+            deadTopic: try topic("APNS_SENDER_DEAD_TOPIC", .dead),
+            lagInterval: try environment.milliseconds("APNS_SENDER_LAG_INTERVAL_MS", default: .seconds(5), in: 100...600_000),
+            shutdownGrace: shutdownGrace,
+            infrastructure: infrastructure)
+        deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
+        maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
+    }
+
+    /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.
+    public func loadKey() throws(ConfigurationError) -> APNsSigningKey {
+        do {
+            let key = try APNsSigningKey(contentsOfFile: keyPath)
+            guard key.canSign else { throw APNsError.invalidKey("public key only") }
+            return key
+        } catch {
+            throw .invalid(variable: "APNS_KEY_PATH", value: keyPath, expected: "a readable .p8 P-256 private key (\(error))")
+        }
+    }
+
+    /// The APNs client: a single attempt per push (plus one JWT regeneration on
+    /// ExpiredProviderToken); retries are the sender's (`RetryScheduler`), so they never double.
+    public func makeClient(key: APNsSigningKey, logger: Logger, metrics: MetricsRegistry, clock: any WallClock) throws -> APNsClient {
+        try APNsClient(
+            configuration: APNsClientConfiguration(
+                teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: production, sandbox: sandbox,
+                caFile: caFile, connectionsPerHost: connections, maxStreamsPerConnection: maxStreams,
+                maxInFlightPerBatch: PushJob.maximumTargets, requestTimeout: requestTimeout,
+                clock: clock),
+            logger: logger.child("apns"), metrics: metrics)
+    }
+}

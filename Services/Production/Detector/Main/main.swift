@@ -1,0 +1,50 @@
+import Contracts
+import Detector
+import Kafka
+import Postgres
+import Runtime
+import Schema
+import ServiceKit
+
+// detector: consumes `sportmonks.fixtures` (group "detector"), keeps per-match state in `active_matches`,
+// produces `MatchBusEvent`s to `match.events`. See Shared/Detection for the detection rules.
+let environment = EnvironmentReader()
+let options = ServiceHost.loadConfiguration(service: "detector") { try ServiceOptions(environment, defaultPort: 8082) }
+let configuration = ServiceHost.loadConfiguration(service: "detector") { try DetectorConfiguration(environment) }
+let infrastructure = configuration.infrastructure
+let groupId = configuration.groupId
+do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
+
+// Services in start order; on shutdown the loop finishes the snapshot in hand and commits it, the
+// lag gauge stops, the consumer leaves the group, the producer flushes, the pool closes.
+await ServiceHost.run(name: "detector", options: options) { context in
+    let logger = context.logger
+    let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
+                                      logger: logger.child("postgres"), metrics: context.metrics)
+    _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
+    let producer = try KafkaProducer(
+        configuration: KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector"),
+        logger: logger.child("kafka"), metrics: context.metrics)
+    var consumerConfiguration = KafkaConsumerConfiguration(
+        bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
+    consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
+    consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
+    consumerConfiguration.statisticsInterval = .seconds(5)  // feeds kafka_consumer_lag
+    let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"), metrics: context.metrics)
+    let service = DetectorService(configuration: configuration, database: database, producer: producer, consumer: consumer,
+                                  registry: context.metrics, logger: logger)
+    context.readiness.set("started", true)
+    logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
+    let registry = context.metrics
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown() },
+        ResourceService("kafka-consumer") { try? await consumer.close() },
+        context.dependencyProbe("kafka_broker") { try await consumer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
+        ClosureService("consumer-lag", cancelOnShutdown: true) {
+            await ConsumerLagGauge(registry: registry).run(consumers: [consumer], every: .seconds(5))
+        },
+        ClosureService("detector-loop") { try await service.run() },
+    ]
+}

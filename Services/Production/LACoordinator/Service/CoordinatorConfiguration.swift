@@ -1,0 +1,54 @@
+import Contracts
+import FanOut
+import Runtime
+import ServiceKit
+
+/// Everything the la-coordinator reads from the environment, read once at start (see `init(_:)`).
+public struct CoordinatorConfiguration: Sendable {
+    public var infrastructure = InfrastructureOptions()
+    /// `match.events` (topic names come from Contracts; tests substitute unique ones).
+    public var eventsTopic = Topic.matchEvents.name
+    public var tokenInvalidTopic = Topic.tokenInvalid.name
+    public var deadLetterTopic = Topic.deadLetter.name
+    /// `LA_EVENTS_GROUP_ID` (default "la-coordinator").
+    public var eventsGroup = "la-coordinator"
+    /// `LA_TOKEN_INVALID_GROUP_ID` (default "la-coordinator-token-invalid"): a group of its own so that
+    /// a long fan-out never delays ending dead tokens, and each topic's lag is visible on its own.
+    public var tokenInvalidGroup = "la-coordinator-token-invalid"
+    /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
+    public var fanOut = FanOutSettings()
+    /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,
+    /// `STALE_AFTER_SECONDS`, `BREAK_STALE_AFTER_SECONDS`, `DISMISS_AFTER_SECONDS`,
+    /// `CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS`.
+    public var policy = PushPolicy()
+    /// `LA_COALESCE_MAX_EVENTS`: most events taken off `match.events` in one latest-wins batch.
+    public var coalesceMaximumEvents = 500
+    /// `LA_COALESCE_WAIT_MS`: how long each extra poll of a batch waits (0: only what is already fetched).
+    public var coalesceWait: Duration = .zero
+    /// `LAG_REPORT_INTERVAL_MS`: librdkafka statistics interval, which feeds the lag gauge.
+    public var lagInterval: Duration = .seconds(5)
+
+    public init() {}
+
+    /// Reads and validates the environment; errors name the variable.
+    public init(_ environment: EnvironmentReader) throws(ConfigurationError) {
+        infrastructure = try InfrastructureOptions(environment)
+        eventsGroup = environment.string("LA_EVENTS_GROUP_ID", default: eventsGroup)
+        tokenInvalidGroup = environment.string("LA_TOKEN_INVALID_GROUP_ID", default: tokenInvalidGroup)
+        fanOut.shards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
+        fanOut.fetchRows = try environment.int("FANOUT_FETCH_ROWS", default: fanOut.fetchRows, in: 100...100_000)
+        fanOut.maximumInFlight = try environment.int("FANOUT_MAX_IN_FLIGHT", default: fanOut.maximumInFlight, in: 1...10_000)
+        policy.updateExpiration = Int64(try environment.int("PUSH_EXPIRATION_SECONDS", default: Int(policy.updateExpiration), in: 1...86_400))
+        policy.keyEventExpiration = Int64(try environment.int("KEY_PUSH_EXPIRATION_SECONDS", default: Int(policy.keyEventExpiration), in: 1...86_400))
+        policy.endExpiration = Int64(try environment.int("END_PUSH_EXPIRATION_SECONDS", default: Int(policy.endExpiration), in: 1...86_400))
+        policy.staleAfter = Int64(try environment.int("STALE_AFTER_SECONDS", default: Int(policy.staleAfter), in: 60...86_400))
+        policy.dismissAfter = Int64(try environment.int("DISMISS_AFTER_SECONDS", default: Int(policy.dismissAfter), in: 0...14_400))
+        policy.breakStaleAfter = Int64(try environment.int("BREAK_STALE_AFTER_SECONDS", default: Int(policy.breakStaleAfter),
+                                                           in: 60...86_400))
+        policy.closeOfPlayDismissAfter = Int64(try environment.int("CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS",
+                                                                   default: Int(policy.closeOfPlayDismissAfter), in: 0...14_400))
+        coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
+        coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
+        lagInterval = try environment.milliseconds("LAG_REPORT_INTERVAL_MS", default: lagInterval, in: 1000...300_000)
+    }
+}

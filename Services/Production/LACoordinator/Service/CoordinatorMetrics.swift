@@ -1,0 +1,59 @@
+import Kafka
+import Runtime
+
+/// The la-coordinator's metrics (Prometheus names `la_*`).
+public struct CoordinatorMetrics: Sendable {
+    let registry: MetricsRegistry
+
+    /// An event fanned out; `kind` is update, key or end.
+    func processed(_ kind: String) {
+        registry.counter("la_events_processed_total", help: "Match events fanned out", labels: ["kind": kind]).increment()
+    }
+
+    func coalesced(_ count: Int = 1) {
+        registry.counter("la_events_coalesced_total", help: "Plain updates skipped because a newer event of the match was queued")
+            .increment(by: count)
+    }
+
+    func repeated() {
+        registry.counter("la_events_repeated_total", help: "Plain updates skipped because the match's last push carried the same state and time")
+            .increment()
+    }
+
+    func fannedOut(jobs: Int, targets: Int, seconds: Double) {
+        registry.counter("la_jobs_produced_total", help: "Push jobs produced and acknowledged").increment(by: jobs)
+        registry.counter("la_targets_total", help: "Targets (devices) fanned out").increment(by: targets)
+        registry.histogram("la_fanout_seconds", help: "Time to fan one event out, stream to last acknowledgement",
+                           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]).observe(seconds)
+    }
+
+    func badMessage(topic: String, kind: String) {
+        registry.counter("la_bad_messages_total", help: "Messages skipped as unreadable", labels: ["topic": topic, "kind": kind])
+            .increment()
+    }
+
+    func payloadTrimmed() {
+        registry.counter("la_payload_trimmed_total", help: "Payloads over 4,096 bytes sent with a trimmed state").increment()
+    }
+
+    func payloadUnsendable() {
+        registry.counter("la_payload_unsendable_total", help: "Events skipped because no payload fit in 4,096 bytes").increment()
+    }
+
+    func rowsEnded(_ reason: String, _ count: Int) {
+        registry.counter("la_rows_ended_total", help: "live_activities rows set to ended", labels: ["reason": reason])
+            .increment(by: count)
+    }
+
+    func tokenInvalid(_ outcome: String) {
+        registry.counter("la_token_invalid_total", help: "push.token-invalid messages by outcome", labels: ["outcome": outcome])
+            .increment()
+    }
+
+    func failure(_ stage: String) {
+        registry.counter("la_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment()
+    }
+
+    /// The shared `kafka_consumer_lag` gauge on this registry.
+    var lagGauge: ConsumerLagGauge { ConsumerLagGauge(registry: registry) }
+}

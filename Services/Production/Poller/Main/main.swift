@@ -1,0 +1,48 @@
+import Foundation
+import Kafka
+import Poller
+import Postgres
+import Runtime
+import ServiceKit
+
+// poller: polls SportMonks livescores, publishes changed fixtures to sportmonks.fixtures, syncs the
+// schedule into `matches`, and runs the MatchOrchestrator and the TTL sweep — as a singleton under a
+// PostgreSQL advisory lock (standby replicas wait with /ready false).
+let environment = EnvironmentReader()
+let options = ServiceHost.loadConfiguration(service: "poller") { try ServiceOptions(environment, defaultPort: 8081) }
+let configuration = ServiceHost.loadConfiguration(service: "poller") { try PollerConfiguration(environment) }
+let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { () throws -> PostgresConfiguration in
+    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
+    postgres.applicationName = "poller"
+    postgres.maxConnections = 4
+    return postgres
+}
+do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
+
+let metricsRegistry = MetricsRegistry()
+// Services in start order. On shutdown the poll, schedule, orchestrator and sweep loops are
+// cancelled (each cycle is idempotent: an unfinished one is redone by the next leader), the
+// producer flushes what they produced, the pool closes (releasing the leader lock).
+await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry) { context in
+    let database = PostgresClient(configuration: postgresConfiguration, logger: context.logger.child("postgres"),
+                                  metrics: metricsRegistry)
+    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
+                                                           clientId: "poller")
+    producerConfiguration.messageTimeout = .seconds(30)
+    let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"), metrics: metricsRegistry)
+    context.logger.info("configured", [
+        "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.wholeMilliseconds),
+        "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
+    ])
+    let service = PollerService(
+        configuration: configuration, database: database, producer: producer, clock: SystemWallClock(),
+        sleeper: TaskSleeper(), random: { Double.random(in: 0..<1) }, metrics: PollerMetrics(registry: metricsRegistry),
+        readiness: context.readiness, logger: context.logger)
+    return [
+        ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
+        context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },
+        context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
+        ClosureService("poller", cancelOnShutdown: true) { await service.run() },
+    ]
+}

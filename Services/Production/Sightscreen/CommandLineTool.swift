@@ -1,0 +1,139 @@
+import CommandLineSupport
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Schema
+
+/// Dispatches `sightscreen <command> ...`.
+struct CommandLineTool {
+    static let usage = """
+        usage: sightscreen <command>
+          topics create [--config FILE]   create the topics of deploy/topics.conf (idempotent)
+          topics list                     topics on the broker with their partition counts
+          migrate                         apply the numbered SQL migrations not yet applied
+          lag [--group G ...] [--topic T ...]
+                                          committed offset, end offset and lag per group, topic, partition
+                                          (default: the services' groups; --topic narrows the topics)
+          redrive-dead [--group G] [--include-permanent] [--dry-run]
+                                          send the pushes on push.dead that ran out of retries and have not
+                                          expired back to push.jobs (same jobs, next attempt); once per record
+                                          per group (default sightscreen-redrive); PUSH_SHARDS as the services
+          version                         versions of the loaded C libraries
+          token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
+          dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
+          dev [--match ID] [--speed X] [--devices N] [--cricsheet DIR] [--free-ports] [--exit-when-done]
+                                          the demo: the whole stack replaying a Cricsheet match to simulated
+                                          devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it).
+                                          Runs sightscreen-dev (development harness, not in the production image)
+        environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG, STACK_DIR, AUTH_ISSUER, AUTH_CLIENT_ID (see README.md)
+        """
+
+    /// The consumer groups of the services with their topics, shown by `lag` when no group is
+    /// given. deploy/k8s's KEDA triggers name these groups (scripts/validate-deploy checks it).
+    static let serviceGroups: [(group: String, topics: [Topic])] = [
+        ("detector", [.fixtures]),
+        ("la-coordinator", [.matchEvents]),
+        ("la-coordinator-token-invalid", [.tokenInvalid]),
+        ("apns-sender", [.pushJobs]),
+    ]
+
+    let console: Console
+    let environment: EnvironmentReader
+
+    func run(_ arguments: [String]) async throws {
+        switch arguments.first {
+        case "topics":
+            switch arguments.dropFirst().first {
+            case "create": try await createTopics(arguments.dropFirst(2))
+            case "list": try await listTopics()
+            default: throw UsageError(message: "topics needs `create` or `list`")
+            }
+        case "migrate": try await migrate()
+        case "lag": try await lag(arguments.dropFirst())
+        case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
+        case "version": version()
+        case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
+        case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()
+        case "dev": try DevForwarding.exec(arguments.dropFirst())
+        case "help", "--help", "-h", nil: console.line(Self.usage)
+        case let other?: throw UsageError(message: "unknown command \(other)")
+        }
+    }
+
+    private var brokers: String { environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092") }
+    private var logger: Logger { Logger(label: "sightscreen", minimumLevel: .warning) }
+
+    private func admin() throws -> KafkaAdmin {
+        try KafkaLibrary.requireMinimumVersion()
+        return try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers), logger: logger)
+    }
+
+    private func topicsConfigPath(_ options: ArraySlice<String>) throws -> String {
+        if let index = options.firstIndex(of: "--config") {
+            guard options.index(after: index) < options.endIndex else { throw UsageError(message: "--config needs a file") }
+            return options[options.index(after: index)]
+        }
+        if let path = environment.raw("TOPICS_CONFIG") { return path }
+        if let root = environment.raw("SIGHTSCREEN_ROOT") { return root + "/deploy/topics.conf" }
+        return "deploy/topics.conf"
+    }
+
+    private func createTopics(_ options: ArraySlice<String>) async throws {
+        let path = try topicsConfigPath(options)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw UsageError(message: "cannot read the topic config \(path) (set TOPICS_CONFIG or --config)")
+        }
+        let plan = try TopicPlan.parse(text)
+        let specs = plan.map { KafkaTopicSpec(name: $0.name, partitions: Int32($0.partitions), config: $0.config) }
+        let admin = try admin()
+        try await admin.createTopics(specs)
+        for entry in plan {
+            let partitions = try await admin.describeTopic(entry.name)?.partitionCount ?? 0
+            console.line("topic \(entry.name): \(partitions) partitions")
+        }
+    }
+
+    private func listTopics() async throws {
+        let topics = try await admin().listTopics().sorted { $0.name < $1.name }
+        console.table(["TOPIC", "PARTITIONS"], topics.map { [$0.name, String($0.partitionCount)] })
+    }
+
+    private func migrate() async throws {
+        let configuration = try PostgresConfiguration.fromEnvironment(environment)
+        let client = PostgresClient(configuration: configuration, logger: logger)
+        let applied = try await PostgresMigrator(client, logger: logger).apply(SightscreenMigrations.all)
+        let all = try await PostgresMigrator(client, logger: logger).appliedVersions()
+        await client.shutdown()
+        console.line(applied.isEmpty
+            ? "migrations: up to date (versions \(all.map(String.init).joined(separator: ", ")))"
+            : "migrations: applied \(applied.map(String.init).joined(separator: ", "))")
+    }
+
+    /// `lag [--group G ...] [--topic T ...]` against the brokers of KAFKA_BROKERS (Apache Kafka,
+    /// MSK, Tansu...): one row per group, topic and partition, then the total per group.
+    private func lag(_ options: ArraySlice<String>) async throws {
+        let selection = try LagSelection.parse(options)
+        let plan = selection.plan(known: Self.serviceGroups.map { ($0.group, $0.topics.map(\.name)) },
+                                  allTopics: Topic.allCases.map(\.name))
+        guard !plan.isEmpty else { throw UsageError(message: "no service group consumes \(selection.topics.joined(separator: ", "))") }
+        let admin = try admin()
+        var rows: [[String]] = []
+        for (group, topics) in plan {
+            let entries = try await admin.lag(group: group, topics: topics)
+                .sorted(by: { ($0.topic, $0.partition) < ($1.topic, $1.partition) })
+            for entry in entries {
+                rows.append([group, entry.topic, String(entry.partition), entry.committed.map(String.init) ?? "-",
+                             String(entry.endOffset), String(entry.lag)])
+            }
+            rows.append([group, "(total)", "", "", "", String(entries.reduce(Int64(0)) { $0 + $1.lag })])
+        }
+        console.line("brokers \(brokers)")
+        console.table(["GROUP", "TOPIC", "PARTITION", "COMMITTED", "END", "LAG"], rows)
+    }
+
+    private func version() {
+        console.line("librdkafka \(KafkaLibrary.version)")
+    }
+}
