@@ -16,9 +16,19 @@ struct APITestFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The api's router on a real server socket (port 0) against the real PostgreSQL and Kafka, with
-/// an in-process key pair for tokens.
+/// The api's router against the real PostgreSQL and Kafka, with an in-process key pair for tokens.
+/// Requests go to the router in-process by default (a request value in, a response value out: no
+/// socket), or over real HTTP to the same router on a server socket (port 0), which also stays up for
+/// the tests that speak raw HTTP to `port`.
 final class APITestHarness: Sendable {
+    /// How `call` reaches the router.
+    enum Transport: Sendable {
+        /// `Router.respond(to:)` in-process.
+        case inProcess
+        /// HTTP/1.1 over a loopback socket to the real server (libmicrohttpd).
+        case http
+    }
+
     static let issuer = "https://cognito-idp.test.example/pool-api-tests"
     static let clientId = "api-tests-client"
     static let keyPair = try! RSAKeyPair.generate()
@@ -35,6 +45,9 @@ final class APITestHarness: Sendable {
     static let jobsTopic = "api-tests.push-jobs." + schema.dropFirst("api_tests_".count)
 
     let server: HTTPServer
+    let router: Router
+    /// How `call` reaches the router (see `over(_:)`).
+    let transport: Transport
     let service: APIService
     let database: PostgresClient
     let producer: KafkaProducer
@@ -82,15 +95,25 @@ final class APITestHarness: Sendable {
         router.get("/health") { _ in .json(["status": "ok"]) }
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 2), router: router, logger: logger)
         try server.start()
-        return APITestHarness(server: server, service: service, database: database, producer: producer, clock: clock)
+        return APITestHarness(server: server, router: router, service: service, database: database, producer: producer, clock: clock)
     }
 
-    private init(server: HTTPServer, service: APIService, database: PostgresClient, producer: KafkaProducer, clock: any WallClock) {
+    private init(server: HTTPServer, router: Router, transport: Transport = .inProcess, service: APIService,
+                 database: PostgresClient, producer: KafkaProducer, clock: any WallClock) {
         self.server = server
+        self.router = router
+        self.transport = transport
         self.service = service
         self.database = database
         self.producer = producer
         self.clock = clock
+    }
+
+    /// The same api (server, router, database, producer) whose `call` goes over `transport`: tests that
+    /// must prove the route over real HTTP use `over(.http)`.
+    func over(_ transport: Transport) -> APITestHarness {
+        APITestHarness(server: server, router: router, transport: transport, service: service, database: database,
+                       producer: producer, clock: clock)
     }
 
     /// The shared instance most tests use.
@@ -102,7 +125,7 @@ final class APITestHarness: Sendable {
             userId: user, issuer: Self.issuer, clientId: Self.clientId, now: clock.now(), admin: admin))
     }
 
-    /// Sends a request as `user` (no Authorization header when nil) with a JSON body.
+    /// Sends a request as `user` (no Authorization header when nil) with a JSON body, over the harness's `transport`.
     func call(_ method: String, _ path: String, as user: String?, json: Any? = nil, admin: Bool = false,
               headers extra: [String: String] = [:]) async throws -> WireResponse {
         var headers = extra
@@ -112,7 +135,20 @@ final class APITestHarness: Sendable {
             body = Array(try JSONSerialization.data(withJSONObject: json))
             headers["Content-Type"] = "application/json"
         }
-        return try await RawHTTPClient.request(port: port, method: method, path: path, headers: headers, body: body)
+        switch transport {
+        case .http:
+            return try await RawHTTPClient.request(port: port, method: method, path: path, headers: headers, body: body)
+        case .inProcess:
+            let request = HTTPRequest(method: HTTPMethod(rawValue: method), path: path, headers: headers, body: body)
+            let response = await router.respond(to: request, logger: Self.logger)
+            var responseHeaders: [String: String] = [:]
+            for header in response.headers {
+                let name = header.name.lowercased()
+                responseHeaders[name] = responseHeaders[name].map { "\($0), \(header.value)" } ?? header.value
+            }
+            responseHeaders["content-length"] = String(response.body.count)
+            return WireResponse(status: response.status, headers: responseHeaders, body: response.body)
+        }
     }
 
     // MARK: - Fixtures

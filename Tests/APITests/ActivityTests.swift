@@ -6,7 +6,7 @@ import Testing
 @Suite("Live Activity tokens and dismissal")
 struct ActivityTests {
     @Test func tokenActivatesPendingRowAndRotatesInPlace() async throws {
-        let api = try await APITestHarness.shared()
+        let api = try await APITestHarness.shared().over(.http)  // this route proven over real HTTP too
         let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
         try await api.seedMatch(match, live: true)
         try await api.registerDevice(user, "phone")

@@ -5,7 +5,7 @@ import Testing
 @Suite("Devices and authorization between users")
 struct DeviceAndAuthzTests {
     @Test func deviceUpsertKeepsTokensLeftOutAndDeletes() async throws {
-        let api = try await APITestHarness.shared()
+        let api = try await APITestHarness.shared().over(.http)  // this route proven over real HTTP too
         let user = APITestHarness.unique("u")
         let start = APITestHarness.hexToken().uppercased()
         var response = try await api.call("POST", "/devices", as: user, json: [
@@ -33,7 +33,7 @@ struct DeviceAndAuthzTests {
     }
 
     @Test func oneUserCannotReadOrChangeAnothersData() async throws {
-        let api = try await APITestHarness.shared()
+        let api = try await APITestHarness.shared().over(.http)  // this route proven over real HTTP too
         let (alice, bob, match, aliceToken) = try await api.aliceFollowingWithAnActivity()
 
         // Bob sees none of Alice's follows.

@@ -6,7 +6,7 @@ import Testing
 @Suite("Follow and unfollow")
 struct FollowTests {
     @Test func followOfLiveMatchStartsEveryDeviceWithAPushToStartToken() async throws {
-        let api = try await APITestHarness.shared()
+        let api = try await APITestHarness.shared().over(.http)  // this route proven over real HTTP too
         let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
         try await api.seedMatch(match, live: true)
         let tokenA = try await api.registerDevice(user, "dev-a")!

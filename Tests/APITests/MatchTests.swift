@@ -6,7 +6,7 @@ import Testing
 @Suite("Schedule, live matches, match detail, app config")
 struct MatchTests {
     @Test func scheduleListsTheCardsOfOneUTCDay() async throws {
-        let api = try await APITestHarness.shared()
+        let api = try await APITestHarness.shared().over(.http)  // this route proven over real HTTP too
         // A day nobody else uses.
         let year = Int.random(in: 3000...9000)
         let day = "\(year)-06-15"

@@ -11,6 +11,12 @@ public struct WireResponse: Sendable {
     public var body: [UInt8]
     public var text: String { String(decoding: body, as: UTF8.self) }
 
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The body parsed as a JSON object (empty when it is not one).
     public var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
