@@ -13,7 +13,7 @@ public struct APNsClientConfiguration: Sendable {
     public var caFile: String?
     public var connectionsPerHost: Int
     public var maxStreamsPerConnection: Int
-    /// Concurrent pushes per `send(job:)` batch.
+    /// Concurrent pushes per `send(_ pushes:)` batch.
     public var maxInFlightPerBatch: Int
     public var requestTimeout: Duration
     /// Provider-token age at which a new one is minted (20…60 minutes).

@@ -21,7 +21,7 @@ struct JobProcessor: Sendable {
         case abandoned
     }
 
-    let client: APNsClient
+    let client: any APNsTransport
     let publisher: ResultPublisher
     let scheduler: RetryScheduler
     let metrics: SenderMetrics

@@ -15,7 +15,7 @@ import ServiceKit
 /// draining); main adds `apns_key` once the key has signed a provider token.
 public final class SenderService: Sendable {
     let configuration: SenderConfiguration
-    let client: APNsClient
+    let client: any APNsTransport
     let logger: Logger
     let metrics: SenderMetrics
     let readiness: Readiness
@@ -26,7 +26,7 @@ public final class SenderService: Sendable {
     var commitInterval: Duration { .milliseconds(100) }
 
     public init(
-        configuration: SenderConfiguration, client: APNsClient, logger: Logger, metrics: MetricsRegistry, readiness: Readiness,
+        configuration: SenderConfiguration, client: any APNsTransport, logger: Logger, metrics: MetricsRegistry, readiness: Readiness,
         clock: any WallClock = SystemWallClock()
     ) {
         self.configuration = configuration
