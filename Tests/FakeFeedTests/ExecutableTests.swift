@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// The `fake-sportmonks` executable itself (built next to the test bundle by `swift build --build-tests`).
@@ -63,7 +64,7 @@ import FoundationNetworking
         }
         let url = try #require(base, "no 'serving' log line: \(log.withLock { $0 })")
         try await Task.sleep(for: .milliseconds(300))
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "\(url)/api/v2.0/livescores?api_token=t0ken&include=runs")!)
+        let (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: URLRequest(url: URL(string: "\(url)/api/v2.0/livescores?api_token=t0ken&include=runs")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let reply = try JSONDecoder().decode(JSONValue.self, from: data)
         guard case .array(let items)? = reply["data"] else { Issue.record("no data"); return }

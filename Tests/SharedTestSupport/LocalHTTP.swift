@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// A free TCP port on 127.0.0.1 (bound once, then released).
@@ -32,7 +33,7 @@ public enum LocalHTTP {
         let deadline = ContinuousClock.now + waitUpTo
         while true {
             do {
-                let (data, response) = try await URLSession.shared.data(from: url)
+                let (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: URLRequest(url: url))
                 return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: String(decoding: data, as: UTF8.self))
             } catch {
                 if ContinuousClock.now >= deadline { throw error }

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// `BackendAPI` over HTTP for one simulated user: JSON bodies, `Authorization: Bearer <JWT>`.
@@ -86,7 +87,7 @@ struct BackendHTTPClient: BackendAPI {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.dataIgnoringCancellation(for: request)
         } catch {
             throw BackendHTTPError(method: method, path: path, status: 0, excerpt: String(describing: error))
         }

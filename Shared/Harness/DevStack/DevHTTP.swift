@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// Plain-HTTP requests to the stack's own processes (127.0.0.1): readiness probes, admin calls,
@@ -42,7 +43,7 @@ public struct DevHTTP: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         do {
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: request)
             return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
         } catch {
             throw .request(url: url, reason: "\(error)")

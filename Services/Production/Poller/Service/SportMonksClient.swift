@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// Why a SportMonks request failed; `kind` is the `poller_errors_total` label.
@@ -83,7 +84,7 @@ struct SportMonksClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.dataIgnoringCancellation(for: request)
         } catch {
             throw .transport(path: path, reason: String(describing: error))
         }

@@ -3,6 +3,7 @@ import HTTPServer
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Runtime
 #endif
 
 /// Forwards the admin replay controls to fake-sportmonks' admin API
@@ -31,7 +32,7 @@ struct ReplayProxy: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: request)
         } catch {
             throw HTTPError(status: 502, code: "bad_gateway", message: "fake-sportmonks admin API unreachable: \(error.localizedDescription)")
         }
