@@ -53,6 +53,7 @@ let package = Package(
         .executable(name: "mock-apns", targets: ["MockAPNs"]),
         .executable(name: "apns-bench", targets: ["APNsBench"]),
         .executable(name: "fanout-bench", targets: ["FanOutBench"]),
+        .executable(name: "e2e-fanout-bench", targets: ["E2EFanOutBench"]),
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
         .executable(name: "codec-bench", targets: ["CodecBench"]),
@@ -130,6 +131,8 @@ var benchmarks: [Target] {[
     .executableTarget(name: "CodecBench", dependencies: ["Contracts"], path: "Benchmarks/CodecBench"),
     .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts", "FastJSON"],
                       path: "Benchmarks/DetectorBench"),
+    .executableTarget(name: "E2EFanOutBench", dependencies: ["Contracts", "Kafka", "Postgres", "Runtime", "Schema"],
+                      path: "Benchmarks/E2EFanOutBench"),
     .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "LiveActivities", "Postgres", "Schema", "Runtime"],
                       path: "Benchmarks/FanOutBench"),
 ]}

@@ -33,6 +33,13 @@ import SharedTestSupport
             #expect(recorded.first?.pushType == (kind == .alert ? "alert" : "liveactivity"))
         }
         #expect(mock.counters.accepted == 4)
+        let again = Fixtures.target(Fixtures.token(length: 160))
+        for _ in 0..<2 {
+            _ = await client.send(payload: Fixtures.update, target: again, kind: .liveActivity, priority: 5, expiration: Fixtures.now + 600,
+                                  apnsID: APNsID.derive(jobID: "j-again", token: again.token), collapseID: nil)
+        }
+        #expect(mock.counters.distinctTokens == 5)
+        #expect(mock.counters.repeatedPushes == 1, "the second push to the same token is a repeat")
     }
 
     @Test func unregisteredTokenIsTokenInvalidWithMillisecondTimestamp() async throws {
@@ -149,6 +156,8 @@ import SharedTestSupport
         let counters = mock.counters
         #expect(counters.goAwaysSent >= 20)
         #expect(counters.accepted == 1000)
+        #expect(counters.distinctTokens == 1000 && counters.repeatedPushes == 0, "every token exactly once, GOAWAYs notwithstanding")
+        #expect(counters.firstAcceptedAt > 0 && counters.lastAcceptedAt >= counters.firstAcceptedAt)
         let delivered = Set(mock.deliveries().map(\.token))
         #expect(delivered == Set(job.map(\.device.token)))
         #expect(client.statistics(for: .production).requestsRequeued > 0)

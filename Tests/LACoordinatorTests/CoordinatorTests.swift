@@ -100,5 +100,14 @@ struct CoordinatorTests {
         #expect(custom.fanOut.shards == 16 && custom.policy.updateExpiration == 30 && custom.policy.endExpiration == 7200)
         #expect(custom.coalesceWait == .milliseconds(5))
         #expect(throws: ConfigurationError.self) { try CoordinatorConfiguration(EnvironmentReader(["PUSH_SHARDS": "0"])) }
+        let topics = try CoordinatorConfiguration(EnvironmentReader([
+            "LA_EVENTS_TOPIC": "bench.events", "LA_JOBS_TOPIC": "bench.jobs", "LA_TOKEN_INVALID_TOPIC": "bench.invalid",
+            "LA_DEAD_LETTER_TOPIC": "bench.dead-letter",
+        ]))
+        #expect([topics.eventsTopic, topics.fanOut.topic, topics.tokenInvalidTopic, topics.deadLetterTopic]
+            == ["bench.events", "bench.jobs", "bench.invalid", "bench.dead-letter"])
+        #expect(throws: ConfigurationError.invalid(variable: "LA_EVENTS_TOPIC", value: "match events", expected: "a topic name without spaces")) {
+            try CoordinatorConfiguration(EnvironmentReader(["LA_EVENTS_TOPIC": "match events"]))
+        }
     }
 }

@@ -83,11 +83,13 @@ enum MockAPNsAdmin {
     }
 
     static func counters(state: MockAPNsState, server: LockedServer) -> MockAPNsCounters {
-        let (accepted, rejected) = state.counts()
+        let counts = state.counts()
         let http = server.value
         return MockAPNsCounters(
-            accepted: accepted, rejected: rejected, connections: http?.connectionsAccepted ?? 0, streams: http?.streamsOpened ?? 0,
-            goAwaysSent: http?.goAwaysSent ?? 0, peakConcurrentStreams: http?.peakConcurrentStreams ?? 0)
+            accepted: counts.accepted, rejected: counts.rejected, connections: http?.connectionsAccepted ?? 0, streams: http?.streamsOpened ?? 0,
+            goAwaysSent: http?.goAwaysSent ?? 0, peakConcurrentStreams: http?.peakConcurrentStreams ?? 0,
+            distinctTokens: counts.distinctTokens, repeatedPushes: counts.repeated, firstAcceptedAt: counts.firstAcceptedAt,
+            lastAcceptedAt: counts.lastAcceptedAt)
     }
 
     private static func json(_ value: some Encodable) -> HTTP2ServerResponse {

@@ -127,4 +127,11 @@ public struct MockAPNsCounters: Codable, Sendable, Equatable {
     public var streams: Int
     public var goAwaysSent: Int
     public var peakConcurrentStreams: Int
+    /// Tokens with at least one accepted push.
+    public var distinctTokens: Int = 0
+    /// Accepted pushes to a token that already had one (0 when every token got exactly one).
+    public var repeatedPushes: Int = 0
+    /// Mock clock (Unix ms) of the first and the last accepted push since the last reset; 0 before any.
+    public var firstAcceptedAt: Int64 = 0
+    public var lastAcceptedAt: Int64 = 0
 }

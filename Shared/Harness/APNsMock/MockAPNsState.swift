@@ -7,6 +7,13 @@ import Synchronization
 final class MockAPNsState: Sendable {
     private struct Storage {
         var accepted = 0
+        /// Accepted pushes per token (every token, recorded or not): the exactly-once check of benchmarks.
+        var acceptedByToken: [String: Int32] = [:]
+        /// Accepted pushes to a token that had one already.
+        var repeated = 0
+        /// `receivedAt` of the first and the last accepted push (ms), 0 before any.
+        var firstAcceptedAt: Int64 = 0
+        var lastAcceptedAt: Int64 = 0
         var rejected: [String: Int] = [:]
         var unregistered: [String: Int64] = [:]
         var faults: MockAPNsFaults
@@ -60,6 +67,10 @@ final class MockAPNsState: Sendable {
         let line: [UInt8]? = log == nil ? nil : (try? JSONEncoder().encode(delivery)).map { Array($0) + [0x0a] }
         let flush: [UInt8]? = storage.withLock { storage in
             storage.accepted += 1
+            let previous = storage.acceptedByToken.updateValue((storage.acceptedByToken[delivery.token] ?? 0) + 1, forKey: delivery.token)
+            if previous != nil { storage.repeated += 1 }
+            if storage.firstAcceptedAt == 0 { storage.firstAcceptedAt = delivery.receivedAt }
+            storage.lastAcceptedAt = max(storage.lastAcceptedAt, delivery.receivedAt)
             if record && storage.recorded < maxRecorded {
                 var numbered = delivery
                 storage.lastSequence += 1
@@ -108,7 +119,22 @@ final class MockAPNsState: Sendable {
         }
     }
 
-    func counts() -> (accepted: Int, rejected: [String: Int]) { storage.withLock { ($0.accepted, $0.rejected) } }
+    /// What was accepted and refused so far.
+    struct Counts: Sendable {
+        var accepted: Int
+        var rejected: [String: Int]
+        var distinctTokens: Int
+        var repeated: Int
+        var firstAcceptedAt: Int64
+        var lastAcceptedAt: Int64
+    }
+
+    func counts() -> Counts {
+        storage.withLock {
+            Counts(accepted: $0.accepted, rejected: $0.rejected, distinctTokens: $0.acceptedByToken.count, repeated: $0.repeated,
+                   firstAcceptedAt: $0.firstAcceptedAt, lastAcceptedAt: $0.lastAcceptedAt)
+        }
+    }
 
     func reset() {
         flushLog()

@@ -43,6 +43,18 @@ public final class KafkaAdmin: Sendable {
         try await waitForTopics(specs.map(\.name), timeout: timeout)
     }
 
+    /// Deletes the topics (one that does not exist is not an error).
+    /// - Throws: ``KafkaError`` naming the first topic that could not be deleted.
+    public func deleteTopics(_ names: [String], timeout: Duration = .seconds(10)) async throws {
+        guard !names.isEmpty else { return }
+        let milliseconds = timeout.timeoutMilliseconds
+        let outcome = try await BlockingCalls.run(on: queue) { [client] in try client.deleteTopics(names, timeoutMs: milliseconds) }
+        for name in names {
+            if case .some(.some(let error)) = outcome[name], error.code != KafkaError.unknownTopicCode { throw error }
+            logger.info("topic deleted", ["topic": name])
+        }
+    }
+
     /// All topics with their partitions, from the cluster metadata.
     public func listTopics(timeout: Duration = .seconds(5)) async throws -> [KafkaTopicDescription] {
         let milliseconds = timeout.timeoutMilliseconds

@@ -47,4 +47,6 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let stateCode: Int32 = -172
     /// Broker code: the topic already exists (`RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS`).
     public static let topicAlreadyExistsCode: Int32 = 36
+    /// UNKNOWN_TOPIC_OR_PART (3): e.g. deleting a topic that is not there.
+    public static let unknownTopicCode: Int32 = 3
 }

@@ -38,6 +38,16 @@ public struct EnvironmentReader: Sendable {
         raw(name) ?? defaultValue
     }
 
+    /// A Kafka topic name: `name`'s value, or `defaultValue` when unset.
+    /// - Throws: `ConfigurationError.invalid` for an empty name or one with whitespace.
+    public func topic(_ name: String, default defaultValue: String) throws(ConfigurationError) -> String {
+        let value = string(name, default: defaultValue)
+        guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
+            throw .invalid(variable: name, value: value, expected: "a topic name without spaces")
+        }
+        return value
+    }
+
     public func requiredString(_ name: String) throws(ConfigurationError) -> String {
         guard let value = raw(name) else { throw .missing(variable: name) }
         return value

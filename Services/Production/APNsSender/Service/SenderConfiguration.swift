@@ -120,11 +120,7 @@ public struct SenderConfiguration: Sendable {
                            expected: "at least APNS_RETRY_BASE_MS")
         }
         func topic(_ name: String, _ fallback: Topic) throws(ConfigurationError) -> String {
-            let value = environment.string(name, default: fallback.name)
-            guard !value.contains(where: \.isWhitespace) else {
-                throw .invalid(variable: name, value: value, expected: "a topic name without spaces")
-            }
-            return value
+            try environment.topic(name, default: fallback.name)
         }
         self.init(
             teamID: teamID, keyID: keyID, keyPath: keyPath, bundleID: bundleID,

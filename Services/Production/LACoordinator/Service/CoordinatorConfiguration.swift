@@ -6,7 +6,8 @@ import ServiceKit
 /// Everything the la-coordinator reads from the environment, read once at start (see `init(_:)`).
 public struct CoordinatorConfiguration: Sendable {
     public var infrastructure = InfrastructureOptions()
-    /// `match.events` (topic names come from Contracts; tests substitute unique ones).
+    /// `LA_EVENTS_TOPIC` (default `match.events`); `LA_TOKEN_INVALID_TOPIC`, `LA_DEAD_LETTER_TOPIC` and the
+    /// jobs topic `LA_JOBS_TOPIC` likewise (defaults from Contracts; benchmarks and tests use their own).
     public var eventsTopic = Topic.matchEvents.name
     public var tokenInvalidTopic = Topic.tokenInvalid.name
     public var deadLetterTopic = Topic.deadLetter.name
@@ -33,6 +34,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// Reads and validates the environment; errors name the variable.
     public init(_ environment: EnvironmentReader) throws(ConfigurationError) {
         infrastructure = try InfrastructureOptions(environment)
+        eventsTopic = try environment.topic("LA_EVENTS_TOPIC", default: eventsTopic)
+        tokenInvalidTopic = try environment.topic("LA_TOKEN_INVALID_TOPIC", default: tokenInvalidTopic)
+        deadLetterTopic = try environment.topic("LA_DEAD_LETTER_TOPIC", default: deadLetterTopic)
+        fanOut.topic = try environment.topic("LA_JOBS_TOPIC", default: fanOut.topic)
         eventsGroup = environment.string("LA_EVENTS_GROUP_ID", default: eventsGroup)
         tokenInvalidGroup = environment.string("LA_TOKEN_INVALID_GROUP_ID", default: tokenInvalidGroup)
         fanOut.shards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)

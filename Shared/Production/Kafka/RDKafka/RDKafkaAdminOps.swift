@@ -64,6 +64,30 @@ extension RDKafkaClient {
         }
     }
 
+    /// Deletes `names`; returns each topic's error (nil when deleted).
+    func deleteTopics(_ names: [String], timeoutMs: Int32) throws(KafkaError) -> [String: KafkaError?] {
+        var requests: [OpaquePointer?] = names.map { rd_kafka_DeleteTopic_new($0) }
+        defer { for request in requests { rd_kafka_DeleteTopic_destroy(request) } }
+        let operation = "delete topics " + names.joined(separator: ",")
+        return try adminRequest(RD_KAFKA_ADMIN_OP_DELETETOPICS, timeoutMs: timeoutMs, operation: operation) { options, queue in
+            rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMs, nil, 0)
+            requests.withUnsafeMutableBufferPointer { rd_kafka_DeleteTopics(handle, $0.baseAddress, $0.count, options, queue) }
+        } read: { event in
+            var count = 0
+            let results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event), &count)
+            var outcome: [String: KafkaError?] = [:]
+            for result in UnsafeBufferPointer(start: results, count: count) {
+                guard let result else { continue }
+                let name = String(cString: rd_kafka_topic_result_name(result))
+                let code = rd_kafka_topic_result_error(result)
+                outcome[name] = code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil
+                    : KafkaError(code, operation: "delete topic \(name)",
+                                 message: rd_kafka_topic_result_error_string(result).map { String(cString: $0) })
+            }
+            return outcome
+        }
+    }
+
     /// The group's committed next-offsets for `partitions` (absent when the group never committed there).
     func committedOffsets(group: String, partitions: [KafkaTopicPartition], timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         let operation = "list offsets of group \(group)"

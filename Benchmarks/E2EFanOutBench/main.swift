@@ -1,0 +1,124 @@
+import Contracts
+import Foundation
+import Kafka
+import Postgres
+import Runtime
+import Schema
+
+// e2e-fanout-bench: the fixture half of Benchmarks/e2e-fanout.sh (the script starts the real services and
+// measures them). Subcommands, each against KAFKA_BROKERS and DATABASE_URL:
+//   setup   --match M --rows N --prefix P   topics P.events (12), P.jobs (24), P.invalid, P.dead, P.dead-letter;
+//                                            N active Live Activities of match M (N/3 users × 3 devices,
+//                                            160-hex update tokens, real schema, generate_series)
+//   fire    --match M --prefix P            produces one priority-10 MatchBusEvent (a wicket) for M to P.events;
+//                                            prints "fired_at_ms=<unix ms>" once it is acknowledged
+//   cleanup --match M --prefix P            deletes M's rows and the five topics (Tansu keeps every record in memory)
+// Output is key=value lines (no logging), read by the script.
+
+let environment = EnvironmentReader()
+let brokers = environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092")
+let databaseURL = environment.string("DATABASE_URL", default: "postgresql://sightscreen@127.0.0.1:55432/sightscreen")
+let logger = Logger(label: "e2e-fanout-bench", minimumLevel: .warning)
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("e2e-fanout-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+func output(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+var options: [String: String] = [:]
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail("usage: e2e-fanout-bench setup|fire|cleanup --match M [--rows N] --prefix P") }
+var index = 1
+while index + 1 < arguments.count {
+    options[String(arguments[index].drop { $0 == "-" })] = arguments[index + 1]
+    index += 2
+}
+guard let matchId = options["match"], let prefix = options["prefix"] else { fail("--match and --prefix are required") }
+let topics = (events: prefix + ".events", jobs: prefix + ".jobs", invalid: prefix + ".invalid", dead: prefix + ".dead",
+              deadLetter: prefix + ".dead-letter")
+
+func admin() throws -> KafkaAdmin {
+    try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "e2e-fanout-bench"), logger: logger)
+}
+
+func database() async throws -> PostgresClient {
+    let client = PostgresClient(configuration: try PostgresConfiguration(url: databaseURL), logger: logger)
+    _ = try await PostgresMigrator(client, logger: logger).apply(SightscreenMigrations.all)
+    return client
+}
+
+/// A T20 chase as the demo shows it: a payload of about the demo's size.
+func displayState() -> UnifiedDisplayState {
+    UnifiedDisplayState(
+        matchId: matchId, matchDisplayState: .live, title: "India vs South Africa", subtitle: "Final · T20 World Cup · Kensington Oval",
+        statusText: "South Africa need 30 runs from 30 balls", compactLeading: .init(teamAbbr: "SA", score: "147/5"),
+        compactTrailing: .init(overs: "15.0", runRate: "9.80"), minimal: .init(text: "147/5"),
+        expanded: .init(batting: .init(abbr: "SA", name: "South Africa", score: "147/5", overs: "15.0"),
+                        bowling: .init(abbr: "IND", name: "India", score: "176/7", overs: "20.0"),
+                        batters: [.init(name: "Heinrich Klaasen", score: "52 (26)", onStrike: true),
+                                  .init(name: "David Miller", score: "14 (11)", onStrike: false)],
+                        bowler: .init(name: "Jasprit Bumrah", figures: "2-18 (3.0)"), lastBalls: ["1", "W", "4", "0", "6", "1"],
+                        target: "Target 177", equation: "Need 30 off 30", runRate: "RR 9.80", requiredRate: "RRR 6.00"),
+        lockScreen: .init(headline: "SA 147/5 (15.0)", detail: "Klaasen 52 (26) · Miller 14 (11)", footer: "Wicket! Stubbs b Bumrah 4 (7)"),
+        resultLine: nil, updatedAt: Int64(Date().timeIntervalSince1970))
+}
+
+do {
+    switch command {
+    case "setup":
+        guard let rows = options["rows"].flatMap(Int.init), rows > 0 else { fail("setup needs --rows N (N > 0)") }
+        try await admin().createTopics([
+            KafkaTopicSpec(name: topics.events, partitions: 12), KafkaTopicSpec(name: topics.jobs, partitions: 24),
+            KafkaTopicSpec(name: topics.invalid, partitions: 3), KafkaTopicSpec(name: topics.dead, partitions: 3),
+            KafkaTopicSpec(name: topics.deadLetter, partitions: 3),
+        ], timeout: .seconds(30))
+        let db = try await database()
+        let users = (rows + 2) / 3
+        try await db.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, '2nd Innings', true) ON CONFLICT DO NOTHING", [matchId])
+        try await db.execute(
+            """
+            INSERT INTO devices (user_id, device_id, push_to_start_token, apns_env)
+            SELECT $1 || ':u' || u, 'd' || d, repeat(md5('pts' || $1 || u || d), 2), 'production'
+            FROM generate_series(0, $2 - 1) AS u, generate_series(0, 2) AS d
+            WHERE u * 3 + d < $3
+            ON CONFLICT DO NOTHING
+            """, [matchId, users, rows])
+        try await db.execute(
+            """
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, activated_at)
+            SELECT $1, $1 || ':u' || u, 'd' || d, 'active', repeat(md5($1 || u || 'd' || d), 5), now()
+            FROM generate_series(0, $2 - 1) AS u, generate_series(0, 2) AS d
+            WHERE u * 3 + d < $3
+            """, [matchId, users, rows])
+        let count = try await db.query("SELECT count(*) AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId])
+        output("rows=\(try count.first?.decode("n", as: Int.self) ?? 0)")
+        await db.shutdown()
+    case "fire":
+        let event = MatchBusEvent(
+            eventId: "\(matchId):1", matchId: matchId, seq: 1, emittedAt: Int64(Date().timeIntervalSince1970 * 1000),
+            displayState: displayState(),
+            keyEvent: KeyEvent(kind: .wicket, priority: 10, alert: Alert(title: "Wicket!", body: "Stubbs b Bumrah 4 (7)")), phase: .live)
+        var configuration = KafkaProducerConfiguration(bootstrapServers: brokers, clientId: "e2e-fanout-bench")
+        configuration.linger = .zero
+        let producer = try KafkaProducer(configuration: configuration, logger: logger)
+        let started = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = try await producer.send(topic: topics.events, key: matchId, value: try MessageCodec.encode(event))
+        output("fired_at_ms=\(started)")
+        output("acknowledged_at_ms=\(Int64(Date().timeIntervalSince1970 * 1000))")
+        try await producer.shutdown()
+    case "cleanup":
+        let db = try await database()
+        let deleted = try await db.execute("DELETE FROM live_activities WHERE match_id = $1", [matchId])
+        try await db.execute("DELETE FROM devices WHERE user_id LIKE $1 || ':u%'", [matchId])
+        try await db.execute("DELETE FROM matches WHERE match_id = $1", [matchId])
+        await db.shutdown()
+        try await admin().deleteTopics([topics.events, topics.jobs, topics.invalid, topics.dead, topics.deadLetter], timeout: .seconds(30))
+        output("deleted_rows=\(deleted)")
+    default:
+        fail("unknown command \(command)")
+    }
+} catch {
+    fail("\(command): \(error)")
+}

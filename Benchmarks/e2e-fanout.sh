@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# End-to-end fan-out on the real services (issue 18): for each N, N active Live Activities of a fresh match
+# (real schema, generate_series; 3 devices per user), la-coordinator + apns-sender + mock-apns (as the demo
+# runs it: payload validation and recording on) with fresh topics and consumer groups, ONE priority-10
+# MatchBusEvent produced to the events topic; then apns-bench and h2load against the same mock.
+#
+#   Benchmarks/e2e-fanout.sh [N ...]            (default: 10000 100000)
+#
+# Prints per N: event → first / last push accepted (mock clock), pushes/s, CPU µs per push of apns-sender,
+# la-coordinator, mock-apns, the PostgreSQL backends and the broker (from /proc, utime+stime), peak RSS
+# (VmHWM) of apns-sender and la-coordinator, the exactly-once check (every token once, no repeats) and the
+# load; then apns-bench's and h2load's rates and CPU against the same mock, and the ratios the issue's
+# targets are stated in. Needs the local stack (scripts/stack up) and h2load (nghttp2-client).
+# Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), BENCH_N (apns-bench/h2load requests, 200000),
+#      APNS_CONNECTIONS (2), APNS_SENDER_MAX_JOBS (4), and anything the services read.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/scripts/env"
+SIZES=("$@")
+[[ ${#SIZES[@]} -gt 0 ]] || SIZES=(10000 100000)
+MOCK_PORT=${MOCK_PORT:-22297}
+BENCH_N=${BENCH_N:-200000}
+CONNECTIONS=${APNS_CONNECTIONS:-2}
+TICKS=$(getconf CLK_TCK)
+command -v h2load >/dev/null || { echo "e2e-fanout: h2load missing: apt-get install nghttp2-client" >&2; exit 1; }
+
+if [[ -z "${BIN_DIR:-}" ]]; then
+    echo "e2e-fanout: building release binaries"
+    for product in la-coordinator apns-sender mock-apns apns-bench e2e-fanout-bench; do
+        (cd "$ROOT" && swift build -c release --product "$product" >/dev/null)
+    done
+    BIN_DIR=$(cd "$ROOT" && swift build -c release --show-bin-path)
+fi
+
+WORK=$(mktemp -d /tmp/e2e-fanout.XXXXXX)
+PIDS=()
+stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done; PIDS=(); }
+trap 'stop_all; rm -rf "$WORK"' EXIT
+
+# /proc figures: CPU ticks of one process, of every process named $1, and peak RSS in MB.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+ticks_named() { local sum=0 pid; for pid in $(pgrep -x "$1" || true); do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
+peak_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", n > 0 ? t / hz * 1e6 / n : 0 }'; }
+counters() { curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/counters"; }
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+wait_ready() {
+    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$1/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    echo "e2e-fanout: $2 not ready on port $1:" >&2; tail -20 "$WORK/$2.err" >&2; return 1
+}
+
+# mock-apns as the demo runs it (dev key, self-signed TLS, payload checks and recording on).
+"$BIN_DIR/mock-apns" --generate-dev-key "$WORK/keys" >/dev/null
+KEY="$WORK/keys/AuthKey_DEVKEY0001.p8"
+"$BIN_DIR/mock-apns" --host 127.0.0.1 --port "$MOCK_PORT" --cert-dir "$WORK/tls" --key "$WORK/keys/AuthKey_DEVKEY0001.pub.pem" \
+    >"$WORK/mock.out" 2>"$WORK/mock.err" &
+MOCK_PID=$!
+for _ in $(seq 1 100); do grep -q listening "$WORK/mock.out" 2>/dev/null && break; sleep 0.1; done
+grep -q listening "$WORK/mock.out" || { echo "e2e-fanout: mock-apns did not start:" >&2; cat "$WORK/mock.err" >&2; exit 1; }
+CA="$WORK/tls/cert.pem"
+BROKER=$(pgrep -x tansu | head -1 || true)
+[[ -n "$BROKER" ]] || echo "e2e-fanout: no tansu process found; the broker's CPU is reported as 0" >&2
+
+echo "# e2e fan-out, $(nproc) cores, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s\n" "N" "first_s" "last_s" "pushes/s" \
+    "sender" "la-coord" "mock" "postgres" "broker" "sndr_MB" "la_MB" "exactly-once"
+E2E_RATES=()
+SENDER_COSTS=()
+for N in "${SIZES[@]}"; do
+    RUN="e2e-$N-$RANDOM"
+    MATCH="bench-$RUN"
+    "$BIN_DIR/e2e-fanout-bench" setup --match "$MATCH" --rows "$N" --prefix "$RUN" >"$WORK/setup.out"
+    env APNS_TEAM_ID=DEVTEAM001 APNS_KEY_ID=DEVKEY0001 APNS_KEY_PATH="$KEY" APNS_BUNDLE_ID=com.sightscreen.app \
+        APNS_PRODUCTION_HOST=127.0.0.1 APNS_PRODUCTION_PORT="$MOCK_PORT" APNS_SANDBOX_HOST=127.0.0.1 APNS_SANDBOX_PORT="$MOCK_PORT" \
+        APNS_CA_FILE="$CA" APNS_CONNECTIONS="$CONNECTIONS" APNS_SENDER_GROUP="$RUN-sender" APNS_SENDER_JOBS_TOPIC="$RUN.jobs" \
+        APNS_SENDER_TOKEN_INVALID_TOPIC="$RUN.invalid" APNS_SENDER_DEAD_TOPIC="$RUN.dead" APNS_SENDER_DEAD_LETTER_TOPIC="$RUN.dead-letter" \
+        HTTP_PORT=28184 LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender.out" 2>"$WORK/apns-sender.err" &
+    SENDER=$!
+    env LA_EVENTS_TOPIC="$RUN.events" LA_JOBS_TOPIC="$RUN.jobs" LA_TOKEN_INVALID_TOPIC="$RUN.invalid" \
+        LA_DEAD_LETTER_TOPIC="$RUN.dead-letter" LA_EVENTS_GROUP_ID="$RUN-la" LA_TOKEN_INVALID_GROUP_ID="$RUN-la-invalid" \
+        HTTP_PORT=28183 LOG_LEVEL=warning "$BIN_DIR/la-coordinator" >"$WORK/la-coordinator.out" 2>"$WORK/la-coordinator.err" &
+    COORDINATOR=$!
+    PIDS=("$SENDER" "$COORDINATOR")
+    wait_ready 28184 apns-sender
+    wait_ready 28183 la-coordinator
+    curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
+    LOAD=$(cut -d' ' -f1 /proc/loadavg)
+    T_SENDER=$(ticks "$SENDER"); T_LA=$(ticks "$COORDINATOR"); T_MOCK=$(ticks "$MOCK_PID")
+    T_PG=$(ticks_named postgres); T_BROKER=$([[ -n "$BROKER" ]] && ticks "$BROKER" || echo 0)
+    FIRED=$("$BIN_DIR/e2e-fanout-bench" fire --match "$MATCH" --prefix "$RUN" | awk -F= '/fired_at_ms/ { print $2 }')
+    DEADLINE=$((SECONDS + 60 + N / 1000))
+    while true; do
+        ACCEPTED=$(counters | field accepted)
+        [[ "$ACCEPTED" -ge "$N" || $SECONDS -ge $DEADLINE ]] && break
+        sleep 0.2
+    done
+    sleep 1  # a repeat, if any, would arrive now
+    C=$(counters)
+    D_SENDER=$(($(ticks "$SENDER") - T_SENDER)); D_LA=$(($(ticks "$COORDINATOR") - T_LA)); D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
+    D_PG=$(($(ticks_named postgres) - T_PG)); D_BROKER=0
+    [[ -z "$BROKER" ]] || D_BROKER=$(($(ticks "$BROKER") - T_BROKER))
+    ACCEPTED=$(echo "$C" | field accepted); DISTINCT=$(echo "$C" | field distinctTokens); REPEATED=$(echo "$C" | field repeatedPushes)
+    FIRST=$(echo "$C" | field firstAcceptedAt); LAST=$(echo "$C" | field lastAcceptedAt)
+    FIRST_S=$(awk -v a="$FIRST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
+    LAST_S=$(awk -v a="$LAST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
+    RATE=$(awk -v n="$ACCEPTED" -v a="$FIRST" -v l="$LAST" 'BEGIN { printf "%.0f", l > a ? n / ((l - a) / 1000) : 0 }')
+    CHECK="ok"
+    [[ "$ACCEPTED" -eq "$N" && "$DISTINCT" -eq "$N" && "$REPEATED" -eq 0 ]] || CHECK="FAILED (accepted $ACCEPTED, distinct $DISTINCT, repeated $REPEATED)"
+    SENDER_US=$(per_push "$D_SENDER" "$ACCEPTED")
+    printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s (load %s)\n" "$N" "$FIRST_S" "$LAST_S" "$RATE" \
+        "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
+        "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb "$SENDER")" "$(peak_mb "$COORDINATOR")" "$CHECK" "$LOAD"
+    E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US")
+    stop_all
+    "$BIN_DIR/e2e-fanout-bench" cleanup --match "$MATCH" --prefix "$RUN" >/dev/null
+done
+echo "  (CPU columns: µs per push accepted, utime+stime from /proc; postgres: every process named postgres)"
+
+# The same mock, the APNs client alone and h2load, for the ratios.
+curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
+T_MOCK=$(ticks "$MOCK_PID")
+"$BIN_DIR/apns-bench" --port "$MOCK_PORT" --ca "$CA" --key "$KEY" -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 >"$WORK/bench.out" &
+BENCH=$!
+BENCH_TICKS=0
+while kill -0 "$BENCH" 2>/dev/null; do BENCH_TICKS=$(ticks "$BENCH"); sleep 0.05; done
+wait "$BENCH" || true
+BENCH_RATE=$(awk '/^RESULT/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "rate") print kv[2] } }' "$WORK/bench.out")
+BENCH_US=$(per_push "$BENCH_TICKS" "$BENCH_N")
+MOCK_BENCH_US=$(per_push $(($(ticks "$MOCK_PID") - T_MOCK)) "$BENCH_N")
+"$BIN_DIR/apns-bench" --write-h2load-inputs "$WORK/h2" --key "$KEY" >/dev/null
+HEADER_ARGS=()
+while IFS= read -r line; do [[ -n "$line" ]] && HEADER_ARGS+=(-H "$line"); done <"$WORK/h2/headers.txt"
+h2load -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 -t 1 -d "$WORK/h2/payload.json" "${HEADER_ARGS[@]}" \
+    "https://127.0.0.1:$MOCK_PORT$(cat "$WORK/h2/path.txt")" >"$WORK/h2load.out" 2>&1 || true
+H2_RATE=$(awk '/finished in/ { for (i = 1; i <= NF; i++) if ($i ~ /req\/s/) { v = $(i-1); gsub(",", "", v); print v } }' "$WORK/h2load.out" | head -1)
+H2_RATE=${H2_RATE%.*}
+echo "# same mock: apns-bench ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request); h2load ${H2_RATE:-?} req/s"
+for i in "${!SIZES[@]}"; do
+    awk -v n="${SIZES[$i]}" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
+        'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.2x)\n",
+                 n, h > 0 ? 100 * e / h : 0, b > 0 ? s / b : 0 }'
+done
