@@ -13,7 +13,7 @@ public final class APNsClient: Sendable {
     private let production: HTTP2Client
     private let sandbox: HTTP2Client
     private let logger: Logger
-    private let metrics: MetricsRegistry?
+    private let pushCounters: APNsPushCounters?
     private let latency: Histogram?
     private let inFlight: Gauge?
 
@@ -36,7 +36,7 @@ public final class APNsClient: Sendable {
         self.production = try pool(configuration.production)
         self.sandbox = try pool(configuration.sandbox)
         self.logger = logger
-        self.metrics = metrics
+        self.pushCounters = metrics.map(APNsPushCounters.init(registry:))
         self.latency = metrics?.histogram("apns_send_seconds", help: "Time from first attempt to final APNs answer")
         self.inFlight = metrics?.gauge("apns_in_flight", help: "Pushes waiting for an APNs answer")
     }
@@ -104,12 +104,7 @@ public final class APNsClient: Sendable {
         var outcome = outcome
         outcome.latency = ContinuousClock.now - started
         latency?.observe(outcome.latency)
-        if let metrics {
-            metrics.counter(
-                "apns_pushes_total", help: "Pushes by final action and APNs reason",
-                labels: ["action": outcome.action.rawValue, "reason": outcome.reason?.rawValue ?? (outcome.status == 200 ? "" : "none")]
-            ).increment()
-        }
+        pushCounters?.count(outcome)
         return outcome
     }
 
