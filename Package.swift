@@ -116,7 +116,7 @@ var productionExecutables: [Target] {
 var harnessTargets: [Target] {[
     harness("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
     harness("ClientCore", ["Contracts", "Runtime"]),
-    harness("APNsMock", ["APNs", "HTTP2", "Runtime"]),
+    harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
     harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Runtime", "ServiceKit"]),

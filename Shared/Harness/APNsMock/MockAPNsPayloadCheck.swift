@@ -1,4 +1,5 @@
 import APNs
+import FastJSON
 import Foundation
 
 /// Checks an APNs JSON body the way a Live Activity needs it: an `aps` object; for push type
@@ -13,7 +14,12 @@ enum MockAPNsPayloadCheck {
         init?(intValue: Int) { nil }
     }
 
-    private struct Body: Decodable {
+    /// Which checks a body gets: every push needs `aps`; a Live Activity push needs the rest.
+    private protocol Checks { static var liveActivity: Bool { get } }
+    private enum LiveActivityChecks: Checks { static let liveActivity = true }
+    private enum APSChecks: Checks { static let liveActivity = false }
+
+    private struct Body<Kind: Checks>: Decodable {
         var problem: String?
 
         init(from decoder: any Decoder) throws {
@@ -27,41 +33,39 @@ enum MockAPNsPayloadCheck {
                 problem = "aps is not an object"
                 return
             }
-            let liveActivity = decoder.userInfo[Body.liveActivityKey] as? Bool ?? false
-            problem = liveActivity ? Body.checkLiveActivity(aps) : nil
-        }
-
-        static let liveActivityKey = CodingUserInfoKey(rawValue: "liveActivity")!
-
-        static func checkLiveActivity(_ aps: KeyedDecodingContainer<AnyKey>) -> String? {
-            func key(_ name: String) -> AnyKey { AnyKey(stringValue: name) }
-            func isNumber(_ name: String) -> Bool { (try? aps.decode(Double.self, forKey: key(name))) != nil }
-            func isObject(_ name: String) -> Bool { (try? aps.nestedContainer(keyedBy: AnyKey.self, forKey: key(name))) != nil }
-            guard aps.contains(key("timestamp")), isNumber("timestamp") else { return "aps.timestamp must be a number" }
-            guard let event = try? aps.decode(String.self, forKey: key("event")), ["start", "update", "end"].contains(event) else {
-                return "aps.event must be start, update or end"
-            }
-            guard isObject("content-state") else { return "aps.content-state must be an object" }
-            for name in ["dismissal-date", "stale-date", "relevance-score"] where aps.contains(key(name)) && !isNumber(name) {
-                return "aps.\(name) must be a number"
-            }
-            if aps.contains(key("dismissal-date")) && event != "end" { return "aps.dismissal-date is only for end" }
-            if event == "start" {
-                guard (try? aps.decode(String.self, forKey: key("attributes-type"))) != nil else {
-                    return "start needs aps.attributes-type"
-                }
-                guard isObject("attributes") else { return "start needs an aps.attributes object" }
-            }
-            return nil
+            problem = Kind.liveActivity ? MockAPNsPayloadCheck.checkLiveActivity(aps) : nil
         }
     }
 
-    /// nil when fine, otherwise what is wrong.
+    private static func checkLiveActivity(_ aps: KeyedDecodingContainer<AnyKey>) -> String? {
+        func key(_ name: String) -> AnyKey { AnyKey(stringValue: name) }
+        func isNumber(_ name: String) -> Bool { (try? aps.decode(Double.self, forKey: key(name))) != nil }
+        func isObject(_ name: String) -> Bool { (try? aps.nestedContainer(keyedBy: AnyKey.self, forKey: key(name))) != nil }
+        guard aps.contains(key("timestamp")), isNumber("timestamp") else { return "aps.timestamp must be a number" }
+        guard let event = try? aps.decode(String.self, forKey: key("event")), ["start", "update", "end"].contains(event) else {
+            return "aps.event must be start, update or end"
+        }
+        guard isObject("content-state") else { return "aps.content-state must be an object" }
+        for name in ["dismissal-date", "stale-date", "relevance-score"] where aps.contains(key(name)) && !isNumber(name) {
+            return "aps.\(name) must be a number"
+        }
+        if aps.contains(key("dismissal-date")) && event != "end" { return "aps.dismissal-date is only for end" }
+        if event == "start" {
+            guard (try? aps.decode(String.self, forKey: key("attributes-type"))) != nil else {
+                return "start needs aps.attributes-type"
+            }
+            guard isObject("attributes") else { return "start needs an aps.attributes object" }
+        }
+        return nil
+    }
+
+    /// nil when fine, otherwise what is wrong. Parsed with FastJSON (the project's tape decoder): the mock checks every push of a benchmark, so its
+    /// cost is part of what is measured.
     static func problem(in payload: [UInt8], liveActivity: Bool) -> String? {
-        let decoder = JSONDecoder()
-        decoder.userInfo[Body.liveActivityKey] = liveActivity
+        let decoder = FastJSONDecoder()
         do {
-            return try decoder.decode(Body.self, from: Data(payload)).problem
+            return liveActivity ? try decoder.decode(Body<LiveActivityChecks>.self, from: payload).problem
+                : try decoder.decode(Body<APSChecks>.self, from: payload).problem
         } catch {
             return "payload is not a JSON object"
         }
