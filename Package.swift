@@ -75,7 +75,7 @@ var productionLibraries: [Target] {[
     shared("Kafka", ["CRdKafka", "Runtime"]),
     shared("Postgres", ["CLibPQ", "Runtime"]),
     shared("ServiceKit", ["Runtime", "HTTPServer"]),
-    shared("FastJSON"),
+    shared("FastJSON", ["Runtime"]),
     shared("Contracts", ["Runtime"]),
     shared("FanOut", ["Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
     shared("Schema", ["Postgres"]),

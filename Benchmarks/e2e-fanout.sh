@@ -12,7 +12,9 @@
 # load; then apns-bench's and h2load's rates and CPU against the same mock, and the ratios the issue's
 # targets are stated in. Needs the local stack (scripts/stack up) and h2load (nghttp2-client).
 # Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), BENCH_N (apns-bench/h2load requests, 200000),
-#      APNS_CONNECTIONS (2), APNS_SENDER_MAX_JOBS (4), and anything the services read.
+#      REPLICAS (1: replicas of apns-sender and of la-coordinator, each pair of kinds one consumer group; CPU
+#      and RSS columns then sum / take the largest over the replicas), APNS_CONNECTIONS (2),
+#      APNS_SENDER_MAX_JOBS (4), and anything the services read.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/scripts/env"
@@ -21,6 +23,7 @@ SIZES=("$@")
 MOCK_PORT=${MOCK_PORT:-22297}
 BENCH_N=${BENCH_N:-200000}
 CONNECTIONS=${APNS_CONNECTIONS:-2}
+REPLICAS=${REPLICAS:-1}
 TICKS=$(getconf CLK_TCK)
 command -v h2load >/dev/null || { echo "e2e-fanout: h2load missing: apt-get install nghttp2-client" >&2; exit 1; }
 
@@ -41,6 +44,8 @@ trap 'stop_all; rm -rf "$WORK"' EXIT
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 ticks_named() { local sum=0 pid; for pid in $(pgrep -x "$1" || true); do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
 peak_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+ticks_all() { local sum=0 pid; for pid in "$@"; do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
+peak_mb_all() { local top=0 pid value; for pid in "$@"; do value=$(peak_mb "$pid"); [[ "$value" -gt "$top" ]] && top=$value; done; echo "$top"; }
 per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", n > 0 ? t / hz * 1e6 / n : 0 }'; }
 counters() { curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/counters"; }
 field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
@@ -61,7 +66,7 @@ CA="$WORK/tls/cert.pem"
 BROKER=$(pgrep -x tansu | head -1 || true)
 [[ -n "$BROKER" ]] || echo "e2e-fanout: no tansu process found; the broker's CPU is reported as 0" >&2
 
-echo "# e2e fan-out, $(nproc) cores, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# e2e fan-out, $(nproc) cores, $REPLICAS replica(s) of apns-sender and la-coordinator, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s\n" "N" "first_s" "last_s" "pushes/s" \
     "sender" "la-coord" "mock" "postgres" "broker" "sndr_MB" "la_MB" "exactly-once"
 E2E_RATES=()
@@ -70,22 +75,29 @@ for N in "${SIZES[@]}"; do
     RUN="e2e-$N-$RANDOM"
     MATCH="bench-$RUN"
     "$BIN_DIR/e2e-fanout-bench" setup --match "$MATCH" --rows "$N" --prefix "$RUN" >"$WORK/setup.out"
-    env APNS_TEAM_ID=DEVTEAM001 APNS_KEY_ID=DEVKEY0001 APNS_KEY_PATH="$KEY" APNS_BUNDLE_ID=com.sightscreen.app \
-        APNS_PRODUCTION_HOST=127.0.0.1 APNS_PRODUCTION_PORT="$MOCK_PORT" APNS_SANDBOX_HOST=127.0.0.1 APNS_SANDBOX_PORT="$MOCK_PORT" \
-        APNS_CA_FILE="$CA" APNS_CONNECTIONS="$CONNECTIONS" APNS_SENDER_GROUP="$RUN-sender" APNS_SENDER_JOBS_TOPIC="$RUN.jobs" \
-        APNS_SENDER_TOKEN_INVALID_TOPIC="$RUN.invalid" APNS_SENDER_DEAD_TOPIC="$RUN.dead" APNS_SENDER_DEAD_LETTER_TOPIC="$RUN.dead-letter" \
-        HTTP_PORT=28184 LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender.out" 2>"$WORK/apns-sender.err" &
-    SENDER=$!
-    env LA_EVENTS_TOPIC="$RUN.events" LA_JOBS_TOPIC="$RUN.jobs" LA_TOKEN_INVALID_TOPIC="$RUN.invalid" \
-        LA_DEAD_LETTER_TOPIC="$RUN.dead-letter" LA_EVENTS_GROUP_ID="$RUN-la" LA_TOKEN_INVALID_GROUP_ID="$RUN-la-invalid" \
-        HTTP_PORT=28183 LOG_LEVEL=warning "$BIN_DIR/la-coordinator" >"$WORK/la-coordinator.out" 2>"$WORK/la-coordinator.err" &
-    COORDINATOR=$!
-    PIDS=("$SENDER" "$COORDINATOR")
-    wait_ready 28184 apns-sender
-    wait_ready 28183 la-coordinator
+    SENDERS=(); COORDINATORS=()
+    for replica in $(seq 1 "$REPLICAS"); do
+        env APNS_TEAM_ID=DEVTEAM001 APNS_KEY_ID=DEVKEY0001 APNS_KEY_PATH="$KEY" APNS_BUNDLE_ID=com.sightscreen.app \
+            APNS_PRODUCTION_HOST=127.0.0.1 APNS_PRODUCTION_PORT="$MOCK_PORT" APNS_SANDBOX_HOST=127.0.0.1 APNS_SANDBOX_PORT="$MOCK_PORT" \
+            APNS_CA_FILE="$CA" APNS_CONNECTIONS="$CONNECTIONS" APNS_SENDER_GROUP="$RUN-sender" APNS_SENDER_JOBS_TOPIC="$RUN.jobs" \
+            APNS_SENDER_TOKEN_INVALID_TOPIC="$RUN.invalid" APNS_SENDER_DEAD_TOPIC="$RUN.dead" APNS_SENDER_DEAD_LETTER_TOPIC="$RUN.dead-letter" \
+            HTTP_PORT=$((28200 + replica)) LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender-$replica.out" 2>"$WORK/apns-sender-$replica.err" &
+        SENDERS+=($!)
+        env LA_EVENTS_TOPIC="$RUN.events" LA_JOBS_TOPIC="$RUN.jobs" LA_TOKEN_INVALID_TOPIC="$RUN.invalid" \
+            LA_DEAD_LETTER_TOPIC="$RUN.dead-letter" LA_EVENTS_GROUP_ID="$RUN-la" LA_TOKEN_INVALID_GROUP_ID="$RUN-la-invalid" \
+            HTTP_PORT=$((28100 + replica)) LOG_LEVEL=warning "$BIN_DIR/la-coordinator" >"$WORK/la-coordinator-$replica.out" 2>"$WORK/la-coordinator-$replica.err" &
+        COORDINATORS+=($!)
+    done
+    PIDS=("${SENDERS[@]}" "${COORDINATORS[@]}")
+    for replica in $(seq 1 "$REPLICAS"); do
+        wait_ready $((28200 + replica)) "apns-sender-$replica"
+        wait_ready $((28100 + replica)) "la-coordinator-$replica"
+    done
+    # Every replica a member of its groups before the event (assignment settles after /ready).
+    sleep $((REPLICAS > 1 ? 8 : 1))
     curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
     LOAD=$(cut -d' ' -f1 /proc/loadavg)
-    T_SENDER=$(ticks "$SENDER"); T_LA=$(ticks "$COORDINATOR"); T_MOCK=$(ticks "$MOCK_PID")
+    T_SENDER=$(ticks_all "${SENDERS[@]}"); T_LA=$(ticks_all "${COORDINATORS[@]}"); T_MOCK=$(ticks "$MOCK_PID")
     T_PG=$(ticks_named postgres); T_BROKER=$([[ -n "$BROKER" ]] && ticks "$BROKER" || echo 0)
     FIRED=$("$BIN_DIR/e2e-fanout-bench" fire --match "$MATCH" --prefix "$RUN" | awk -F= '/fired_at_ms/ { print $2 }')
     DEADLINE=$((SECONDS + 60 + N / 1000))
@@ -96,7 +108,8 @@ for N in "${SIZES[@]}"; do
     done
     sleep 1  # a repeat, if any, would arrive now
     C=$(counters)
-    D_SENDER=$(($(ticks "$SENDER") - T_SENDER)); D_LA=$(($(ticks "$COORDINATOR") - T_LA)); D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
+    D_SENDER=$(($(ticks_all "${SENDERS[@]}") - T_SENDER)); D_LA=$(($(ticks_all "${COORDINATORS[@]}") - T_LA))
+    D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
     D_PG=$(($(ticks_named postgres) - T_PG)); D_BROKER=0
     [[ -z "$BROKER" ]] || D_BROKER=$(($(ticks "$BROKER") - T_BROKER))
     ACCEPTED=$(echo "$C" | field accepted); DISTINCT=$(echo "$C" | field distinctTokens); REPEATED=$(echo "$C" | field repeatedPushes)
@@ -109,7 +122,7 @@ for N in "${SIZES[@]}"; do
     SENDER_US=$(per_push "$D_SENDER" "$ACCEPTED")
     printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s (load %s)\n" "$N" "$FIRST_S" "$LAST_S" "$RATE" \
         "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
-        "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb "$SENDER")" "$(peak_mb "$COORDINATOR")" "$CHECK" "$LOAD"
+        "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb_all "${SENDERS[@]}")" "$(peak_mb_all "${COORDINATORS[@]}")" "$CHECK" "$LOAD"
     E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US")
     stop_all
     "$BIN_DIR/e2e-fanout-bench" cleanup --match "$MATCH" --prefix "$RUN" >/dev/null

@@ -24,6 +24,7 @@ import Detection
 import FastJSON
 import Foundation
 import Synchronization
+import Runtime
 
 func output(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 func fail(_ message: String) -> Never {
@@ -168,7 +169,7 @@ func time(_ body: () -> Int) -> (Double, Int, wall: Double) {
 }
 
 /// The largest match.events message per match, seen by `pipeline`.
-let largestEvent = Mutex<[String: Int]>([:])
+let largestEvent = LockedValue<[String: Int]>([:])
 
 if options["only"] == "sizes" {
     _ = pipeline(cached: true)

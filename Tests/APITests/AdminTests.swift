@@ -26,7 +26,7 @@ struct AdminTests {
     }
 
     @Test func replayControlsAreForwardedToTheFakeFeed() async throws {
-        let seen = Mutex<[(String, String, String?, String)]>([])
+        let seen = LockedValue<[(String, String, String?, String)]>([])
         var upstream = Router()
         upstream.post("/admin/matches/:id/:action") { request in
             seen.withLock { $0.append(("POST", request.path, request.header("x-admin-token"), request.bodyText)) }

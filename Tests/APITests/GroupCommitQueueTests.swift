@@ -1,6 +1,7 @@
 @testable import API
 import Synchronization
 import Testing
+import Runtime
 
 /// The group-commit queue without servers: batching, dedupe, failure isolation, early release.
 @Suite("Group commit queue")
@@ -9,7 +10,7 @@ struct GroupCommitQueueTests {
 
     /// Records the batches a queue's work function saw.
     final class Batches: Sendable {
-        let seen = Mutex<[[Int]]>([])
+        let seen = LockedValue<[[Int]]>([])
         func record(_ inputs: [Int]) { seen.withLock { $0.append(inputs) } }
         var all: [[Int]] { seen.withLock { $0 } }
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A one-shot gate: `wait()` suspends until `open()` (at once when already open).
 final class TestGate: Sendable {
@@ -7,7 +8,7 @@ final class TestGate: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func wait() async {
         await withCheckedContinuation { continuation in

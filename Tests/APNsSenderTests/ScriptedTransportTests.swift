@@ -13,7 +13,7 @@ import Testing
 final class ScriptedTransport: APNsTransport {
     /// What the n-th attempt for a token gets (the last answer repeats).
     private let scripts: [String: [(status: Int, reason: APNsReason?)]]
-    private let sent = Mutex<[String: Int]>([:])
+    private let sent = LockedValue<[String: Int]>([:])
 
     init(_ scripts: [String: [(status: Int, reason: APNsReason?)]]) { self.scripts = scripts }
 

@@ -115,7 +115,7 @@ enum SenderFixtures {
 
 /// Collects log lines in memory (to assert on what was logged).
 final class CapturedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = LockedValue<[String]>([])
 
     func logger(_ label: String = "apns-sender", level: LogLevel = .debug) -> Logger {
         Logger(label: label, minimumLevel: level, sink: LogSink { [self] line in lines.withLock { $0.append(line) } })

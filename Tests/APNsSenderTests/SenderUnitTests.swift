@@ -255,7 +255,7 @@ import SharedTestSupport
 
 /// A one-way flag a test sets and a job waits for.
 private final class Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = LockedValue(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
     func waitUntilSet() async { while !isSet { try? await Task.sleep(for: .milliseconds(5)) } }

@@ -1,11 +1,12 @@
 import ClientCore
 import Synchronization
 import Testing
+import Runtime
 
 /// Records launch task calls; each can be made to throw.
 final class FakeLaunchTasks: LaunchTasks {
     struct Failure: Error, Equatable { var task: String }
-    private let state = Mutex<(calls: [String], failing: Set<String>)>(([], []))
+    private let state = LockedValue<(calls: [String], failing: Set<String>)>(([], []))
 
     init(failing: Set<String> = []) { state.withLock { $0.failing = failing } }
 

@@ -14,8 +14,8 @@ import Testing
 
 /// Collects published events in memory (and can fail on demand).
 final class RecordingPublisher: MatchEventPublisher {
-    let events = Mutex<[MatchBusEvent]>([])
-    let failures = Mutex(0)
+    let events = LockedValue<[MatchBusEvent]>([])
+    let failures = LockedValue(0)
     func publish(_ batch: [MatchBusEvent]) async throws {
         if failures.withLock({ count in defer { count = max(0, count - 1) }; return count > 0 }) {
             throw ServiceTestFailure(description: "injected produce failure")

@@ -26,7 +26,7 @@ import Testing
         let verifier = try JWTVerifier(
             keySet: try JSONWebKeySet(contentsOfFile: keys + "/jwks.json"), configuration: JWTVerifierConfiguration(issuer: "iss", clientId: "cid"))
 
-        let seen = Mutex<[Seen]>([])
+        let seen = LockedValue<[Seen]>([])
         var router = Router()
         router.middleware { request, next in
             let user = try? verifier.verify(authorizationHeader: request.header("authorization")).userId

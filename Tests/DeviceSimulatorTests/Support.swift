@@ -16,9 +16,9 @@ final class FakeBackend: BackendAPI {
         var dismissals: [(matchId: String, deviceId: String)] = []
     }
 
-    let calls = Mutex(Calls())
-    let liveState = Mutex<UnifiedDisplayState?>(nil)
-    let failFollows = Mutex(false)
+    let calls = LockedValue(Calls())
+    let liveState = LockedValue<UnifiedDisplayState?>(nil)
+    let failFollows = LockedValue(false)
 
     func registerDevice(_ registration: DeviceRegistration) async throws { calls.withLock { $0.registrations.append(registration) } }
 
@@ -51,8 +51,8 @@ final class FakeBackend: BackendAPI {
 
 /// A mock-apns control API stand-in: a numbered delivery log and the unregistered tokens.
 final class FakeMockAPNs: MockAPNsPort {
-    private let log = Mutex<[MockDelivery]>([])
-    let unregistered = Mutex<[String]>([])
+    private let log = LockedValue<[MockDelivery]>([])
+    let unregistered = LockedValue<[String]>([])
 
     func deliver(token: String, payload: String) {
         log.withLock { $0.append(MockDelivery(sequence: $0.count + 1, token: token, payload: payload, pushType: "liveactivity")) }

@@ -77,7 +77,7 @@ import Testing
         let dismisser = byUser[users[1]]![0]
         let invalidated = byUser[users[2]]![0]
         let oldToken = try await sim.device(invalidated.deviceId).activity(fixture)?.token
-        let tokenInvalidSeen = Mutex(false)
+        let tokenInvalidSeen = LockedValue(false)
         let watcher = Task {
             let sql = "SELECT count(*) FROM live_activities WHERE match_id = $1 AND device_id = '\(invalidated.deviceId)' AND status = 'ended' AND end_reason = 'token_invalid'"
             while !Task.isCancelled {
@@ -125,7 +125,7 @@ import Testing
         // The match ends: every remaining follower shows the final state.
         try await stack.waitFor("the replay finished", timeout: .seconds(240)) { try await stack.replayStatus().finished }
         let followers = byUser[users[2]]!
-        let finalState = Mutex<UnifiedDisplayState?>(nil)
+        let finalState = LockedValue<UnifiedDisplayState?>(nil)
         try await stack.waitFor("the final state on every remaining follower", timeout: .seconds(120)) {
             guard let state = try await stack.finalDisplayState(fixture) else { return false }
             finalState.withLock { $0 = state }

@@ -123,7 +123,7 @@ import Testing
         try await stack.waitFor("all \(total) deliveries replayed", timeout: .seconds(600)) { try await stack.replayStatus().finished }
 
         // The final state: the detector's, with the real result and last score, on both devices, which ended.
-        let finalState = Mutex<UnifiedDisplayState?>(nil)
+        let finalState = LockedValue<UnifiedDisplayState?>(nil)
         try await stack.waitFor("the final state and the end push on both devices", timeout: .seconds(180)) {
             guard let state = try await stack.finalDisplayState(fixture) else { return false }
             finalState.withLock { $0 = state }

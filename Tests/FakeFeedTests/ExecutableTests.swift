@@ -44,7 +44,7 @@ import Runtime
         process.arguments = ["--matches", DataDirectory.cricsheet.path, "--port", "0", "--live", "1144504,1304076",
                              "--speed", "1", "--id-offset", String(offset), "--api-token", "t0ken"]
         let errors = Pipe()
-        let log = Mutex("")
+        let log = LockedValue("")
         errors.fileHandleForReading.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             log.withLock { $0 += chunk }

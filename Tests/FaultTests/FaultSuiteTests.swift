@@ -107,8 +107,8 @@ struct FaultRun {
         try await stack.waitFor("the replay finished", timeout: .seconds(Int64(600 / scale.speed) + 60)) {
             try await stack.replayStatus().finished
         }
-        let finalState = Mutex<UnifiedDisplayState?>(nil)
-        let lagging = Mutex<[String]>([])
+        let finalState = LockedValue<UnifiedDisplayState?>(nil)
+        let lagging = LockedValue<[String]>([])
         try await stack.waitFor("the final state on every follower", timeout: .seconds(180)) {
             let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
             guard let text = try rows.first?.decode(0, as: String.self) else { return false }

@@ -25,8 +25,8 @@ final class MatchEventsCollector: Sendable {
     private let consumer: KafkaConsumer
     private let matchId: String
     private let assigned = AssignedFlag()
-    private let storage = Mutex<(events: [String: KeyEventRecord], seen: Int, copies: Int)>(([:], 0, 0))
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let storage = LockedValue<(events: [String: KeyEventRecord], seen: Int, copies: Int)>(([:], 0, 0))
+    private let task = LockedValue<Task<Void, Never>?>(nil)
 
     init(brokers: String, matchId: String) throws {
         self.matchId = matchId
@@ -90,5 +90,5 @@ final class MatchEventsCollector: Sendable {
 
 /// Set once the consumer has partitions (shared with the rebalance callback).
 final class AssignedFlag: Sendable {
-    let value = Mutex(false)
+    let value = LockedValue(false)
 }

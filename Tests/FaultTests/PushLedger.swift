@@ -1,6 +1,7 @@
 import DevStack
 import Foundation
 import Synchronization
+import Runtime
 
 /// Every push mock-apns accepted during the run (read incrementally with `/mock/deliveries?since=`)
 /// and which simulated device each token belongs to (device-sim's `/devices`, sampled during the
@@ -34,8 +35,8 @@ final class PushLedger: Sendable {
 
     private let mock: MockAPNsControl
     private let simURL: String
-    private let state = Mutex<(deliveries: [Delivery], cursor: Int, owners: [String: String])>(([], 0, [:]))
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = LockedValue<(deliveries: [Delivery], cursor: Int, owners: [String: String])>(([], 0, [:]))
+    private let task = LockedValue<Task<Void, Never>?>(nil)
 
     init(mock: MockAPNsControl, simURL: String) {
         self.mock = mock

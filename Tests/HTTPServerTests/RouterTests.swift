@@ -136,7 +136,7 @@ struct RouterTests {
     }
 
     @Test func plainErrorIs500AndLogged() async throws {
-        let lines = Mutex<[String]>([])
+        let lines = LockedValue<[String]>([])
         let logger = Logger(label: "test", sink: LogSink { line in lines.withLock { $0.append(line) } })
         let response = await makeRouter().respond(to: HTTPRequest(method: .get, path: "/boom"), logger: logger)
         #expect(response.status == 500)
@@ -146,7 +146,7 @@ struct RouterTests {
     }
 
     @Test func middlewareRunsInOrderAndSeesRenderedErrors() async throws {
-        let seen = Mutex<[String]>([])
+        let seen = LockedValue<[String]>([])
         var router = makeRouter()
         router.middleware { request, next in
             seen.withLock { $0.append("outer:\(request.route ?? "-")") }

@@ -17,7 +17,7 @@ import Testing
 
         let consumer = try KafkaConsumer(
             configuration: KafkaTestSupport.consumerConfiguration(group: group, topics: [topic]), logger: KafkaTestSupport.logger)
-        let handled = Mutex<[String]>([])
+        let handled = LockedValue<[String]>([])
         let inSecond = AsyncCondition(false)
         let release = AsyncCondition(false)
         let trigger = GracefulShutdownTrigger()

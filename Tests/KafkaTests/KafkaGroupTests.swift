@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Synchronization
 import Testing
+import Runtime
 
 @Suite("consumer groups against Tansu", .timeLimit(.minutes(1)))
 struct KafkaGroupTests {
@@ -42,7 +43,7 @@ struct KafkaGroupTests {
         let admin = try await KafkaTestSupport.requireBroker()
         let topic = try await KafkaTestSupport.makeTopic(admin, prefix: "split", partitions: 4)
         let group = KafkaTestSupport.unique("split")
-        let events = Mutex<[String: [KafkaRebalanceEvent]]>([:])
+        let events = LockedValue<[String: [KafkaRebalanceEvent]]>([:])
         func member(_ name: String) throws -> KafkaConsumer {
             var configuration = KafkaTestSupport.consumerConfiguration(group: group, topics: [topic])
             configuration.additional["partition.assignment.strategy"] = strategy

@@ -116,7 +116,7 @@ enum KafkaTestSupport {
 
 /// Collects log lines in memory (to assert on what was logged).
 final class CapturedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = LockedValue<[String]>([])
 
     var logger: Logger {
         Logger(label: "kafka-tests", minimumLevel: .info, sink: LogSink { [self] line in lines.withLock { $0.append(line) } })

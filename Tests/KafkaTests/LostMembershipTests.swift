@@ -77,8 +77,8 @@ import Testing
         let registry = MetricsRegistry()
         let consumer = try KafkaConsumer(configuration: Self.consumerConfiguration(broker, group: group, topic: topic),
                                          logger: Self.logger, metrics: registry)
-        let handled = Mutex<[String]>([])
-        let paused = Mutex(false)
+        let handled = LockedValue<[String]>([])
+        let paused = LockedValue(false)
         let trigger = GracefulShutdownTrigger()
         let loop = Task {
             try await GracefulShutdown.$trigger.withValue(trigger) {
@@ -207,8 +207,8 @@ import Testing
         let registry = MetricsRegistry()
         let slow = try KafkaConsumer(configuration: configuration, logger: LostMembershipTests.logger, metrics: registry)
         let other = try KafkaConsumer(configuration: configuration, logger: LostMembershipTests.logger, metrics: MetricsRegistry())
-        let handled = Mutex<[(member: String, value: String)]>([])
-        let stalled = Mutex(false)
+        let handled = LockedValue<[(member: String, value: String)]>([])
+        let stalled = LockedValue(false)
         let trigger = GracefulShutdownTrigger()
         let handler: @Sendable (String, KafkaMessage) async throws -> Void = { member, message in
             handled.withLock { $0.append((member, String(decoding: message.value, as: UTF8.self))) }

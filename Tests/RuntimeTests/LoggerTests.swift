@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Runtime
+import Runtime
 
 @Suite struct LoggerTests {
     final class Lines: Sendable {
-        let all = Mutex<[String]>([])
+        let all = LockedValue<[String]>([])
         var sink: LogSink { LogSink { line in self.all.withLock { $0.append(line) } } }
     }
 

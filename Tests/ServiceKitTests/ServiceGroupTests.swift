@@ -63,7 +63,7 @@ import Testing
     @Test func readinessTurnsFalseBeforeAnyServiceIsAsked() async {
         let readiness = Readiness()
         readiness.set("started", true)
-        let sawReady = Mutex<Bool?>(nil)
+        let sawReady = LockedValue<Bool?>(nil)
         let service = ClosureService("probe") {
             try await GracefulShutdown.wait()
             sawReady.withLock { $0 = readiness.isReady }

@@ -5,10 +5,10 @@ import Synchronization
 
 /// A clock that only moves when told to, for tests.
 public final class ManualWallClock: WallClock {
-    private let current: Mutex<Date>
+    private let current: LockedValue<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(start)
+        current = LockedValue(start)
     }
 
     public func now() -> Date { current.withLock { $0 } }

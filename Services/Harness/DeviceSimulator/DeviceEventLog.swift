@@ -1,6 +1,7 @@
 import ClientCore
 import Foundation
 import Synchronization
+import Runtime
 
 /// The recent `ClientEvent`s of one device, numbered, so a control route can wait for the event
 /// its action causes (e.g. the dismissal report reaching the api).
@@ -10,7 +11,7 @@ final class DeviceEventLog: Sendable {
         var recent: [(number: Int, event: ClientEvent)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let capacity: Int
 
     init(capacity: Int = 256) { self.capacity = capacity }

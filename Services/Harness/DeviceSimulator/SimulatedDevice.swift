@@ -32,7 +32,7 @@ final class SimulatedDevice: Sendable {
     let service: LiveActivityService
     let events: DeviceEventLog
     private let api: any BackendAPI
-    private let stats = Mutex(Stats())
+    private let stats = LockedValue(Stats())
 
     /// Creates the device and issues its tokens into `directory`.
     init(

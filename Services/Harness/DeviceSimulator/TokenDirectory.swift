@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// Which token a delivery was addressed to.
 enum TokenKind: String, Sendable, Equatable, Codable {
@@ -19,7 +20,7 @@ struct TokenRoute: Sendable, Equatable {
 /// Token → device routing for every simulated device, filled as tokens are issued (before they
 /// are ever sent to the api, so no delivery can outrun its route).
 final class TokenDirectory: Sendable {
-    private let routes = Mutex<[String: TokenRoute]>([:])
+    private let routes = LockedValue<[String: TokenRoute]>([:])
 
     init() {}
 

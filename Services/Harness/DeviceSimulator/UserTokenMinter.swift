@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Runtime
 
 /// Gives the bearer JWT a simulated user sends to the api.
 protocol UserTokenMinter: Sendable {
@@ -17,7 +18,7 @@ struct StaticTokenMinter: UserTokenMinter {
 final class CachingTokenMinter: UserTokenMinter {
     private let base: any UserTokenMinter
     private let lifetime: TimeInterval
-    private let cache = Mutex<[String: (token: String, mintedAt: Date)]>([:])
+    private let cache = LockedValue<[String: (token: String, mintedAt: Date)]>([:])
 
     init(_ base: any UserTokenMinter, lifetime: TimeInterval) {
         self.base = base

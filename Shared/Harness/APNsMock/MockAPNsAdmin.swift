@@ -2,6 +2,7 @@ import APNs
 import Foundation
 import HTTP2
 import Synchronization
+import Runtime
 
 /// A weak, lock-protected reference to the mock's HTTP/2 server (the request handler needs it and
 /// the server owns the handler).
@@ -10,7 +11,7 @@ final class LockedServer: Sendable {
         // Thread safety: only read and written under `reference`'s lock.
         weak var server: HTTP2Server?
     }
-    private let reference = Mutex(Weak())
+    private let reference = LockedValue(Weak())
 
     func set(_ server: HTTP2Server) { reference.withLock { $0.server = server } }
     var value: HTTP2Server? { reference.withLock { $0.server } }

@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 import Synchronization
+import Runtime
 
 /// What mock-apns remembers: counters, unregistered tokens, faults, recorded pushes and the
 /// JSON-lines log. Guarded by one `Mutex`.
@@ -27,13 +28,13 @@ final class MockAPNsState: Sendable {
         var logBuffer: [UInt8] = []
     }
 
-    private let storage: Mutex<Storage>
+    private let storage: LockedValue<Storage>
     private let record: Bool
     private let maxRecorded: Int
     private let log: FileHandle?
 
     init(faults: MockAPNsFaults, record: Bool, maxRecorded: Int, logFile: String?) throws {
-        storage = Mutex(Storage(faults: faults))
+        storage = LockedValue(Storage(faults: faults))
         self.record = record
         self.maxRecorded = maxRecorded
         if let logFile {

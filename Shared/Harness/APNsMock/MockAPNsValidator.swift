@@ -16,7 +16,7 @@ final class MockAPNsValidator: Sendable {
     let keys: [String: APNsSigningKey]
     let validatePayloads: Bool
     /// authorization value → iat, for tokens whose signature already verified.
-    private let verified = Mutex<[String: Int64]>([:])
+    private let verified = LockedValue<[String: Int64]>([:])
     static let pushTypes: Set<String> = [
         "alert", "background", "controls", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity",
         "pushtotalk", "widgets",

@@ -2,13 +2,14 @@ import Contracts
 import Cricket
 import Foundation
 import Synchronization
+import Runtime
 
 /// A replayed fixture as the JSON SportMonks serves: the fixture without its balls is encoded each time, each
 /// delivery once and reused while it is unchanged (a Test's 1,705 deliveries are in each of its 1,705
 /// snapshots; encoding them all every time dominated the fake feed, the benchmarks and the tests).
 /// The result equals encoding the whole fixture. Sharing it is safe (one lock).
 public final class FixtureJSONRenderer: Sendable {
-    private let balls = Mutex<[Int: (ball: SportMonksBall, json: JSONValue)]>([:])
+    private let balls = LockedValue<[Int: (ball: SportMonksBall, json: JSONValue)]>([:])
 
     public init() {}
 

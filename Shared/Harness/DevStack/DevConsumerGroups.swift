@@ -38,7 +38,7 @@ public struct DevConsumerGroups: Sendable, Equatable {
     }
 
     static func fastForward(group: String, topic: String, brokers: String, logger: Logger, timeout: Duration) async {
-        let assigned = Mutex<[KafkaTopicPartition]?>(nil)
+        let assigned = LockedValue<[KafkaTopicPartition]?>(nil)
         var configuration = KafkaConsumerConfiguration(bootstrapServers: brokers, clientId: "dev-stack", groupId: group, topics: [topic])
         configuration.autoOffsetReset = .latest
         // Short session: should the leave be missed, the services' members are not kept waiting

@@ -19,7 +19,7 @@ final class ManagedProcess: @unchecked Sendable {
     private var isClosed = false
     /// Set by the termination handler: what `waitForExit` awaits (no polling).
     private let exited = AsyncCondition(false)
-    private let scan: Mutex<LogScan>
+    private let scan: LockedValue<LogScan>
 
     /// Spawns `spec` from `binDirectory`, appending its output to `logFile`.
     init(spec: DevProcessSpec, binDirectory: URL, logFile: URL) throws(DevStackError) {
@@ -36,7 +36,7 @@ final class ManagedProcess: @unchecked Sendable {
             throw .spawnFailed(name: spec.name, reason: "cannot open its log \(logFile.path)")
         }
         logStart = handle.seekToEndOfFile()
-        scan = Mutex(LogScan(offset: logStart))
+        scan = LockedValue(LogScan(offset: logStart))
         let banner = "=== \(ISO8601DateFormatter().string(from: Date())) start \(spec.executable) \(spec.arguments.joined(separator: " "))\n"
         handle.write(Data(banner.utf8))
         logHandle = handle

@@ -32,9 +32,9 @@ public final class FakeFeed: Sendable {
     public let configuration: FakeFeedConfiguration
     public let faults = FaultInjector()
     let clock: any WallClock
-    let state: Mutex<State>
-    private let cache = Mutex<[Int: (index: Int, startsAt: Date, value: JSONValue)]>([:])
-    private let requestCounts = Mutex<[String: Int]>([:])
+    let state: LockedValue<State>
+    private let cache = LockedValue<[Int: (index: Int, startsAt: Date, value: JSONValue)]>([:])
+    private let requestCounts = LockedValue<[String: Int]>([:])
 
     /// Schedules `matches` (Cricsheet ids; `configuration.idOffset` is added) as the configuration says.
     public init(matches: [CricsheetMatch], configuration: FakeFeedConfiguration, clock: any WallClock = SystemWallClock()) {
@@ -65,7 +65,7 @@ public final class FakeFeed: Sendable {
                                                breakSteps: configuration.breakSteps)
             order.append(match.id)
         }
-        state = Mutex(State(matches: replayed, order: order, speed: configuration.speed))
+        state = LockedValue(State(matches: replayed, order: order, speed: configuration.speed))
     }
 
     /// Loads every `<id>.json` in `directory` and schedules it.

@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A scripted misbehaviour of the fake API for its next `count` responses.
 public struct FeedFault: Sendable, Codable, Equatable {
@@ -48,7 +49,7 @@ public struct FeedFault: Sendable, Codable, Equatable {
 
 /// The queue of pending faults; each API response takes the first fault that matches its endpoint.
 public final class FaultInjector: Sendable {
-    private let faults = Mutex<[FeedFault]>([])
+    private let faults = LockedValue<[FeedFault]>([])
 
     public init() {}
 

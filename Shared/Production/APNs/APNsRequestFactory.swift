@@ -4,8 +4,13 @@ import HTTP2
 /// `apns-push-type`, `apns-topic`, `apns-priority`, `apns-expiration`, `apns-id`, `apns-collapse-id`.
 public struct APNsRequestFactory: Sendable {
     public let bundleID: String
+    /// `apns-topic` of Live Activity pushes, built once.
+    private let liveActivityTopic: String
 
-    public init(bundleID: String) { self.bundleID = bundleID }
+    public init(bundleID: String) {
+        self.bundleID = bundleID
+        liveActivityTopic = bundleID + ".push-type.liveactivity"
+    }
 
     /// `apns-push-type` of a push type.
     public static func pushType(for type: APNsPushType) -> String {
@@ -14,7 +19,7 @@ public struct APNsRequestFactory: Sendable {
 
     /// `apns-topic` of a push type.
     public func topic(for type: APNsPushType) -> String {
-        type == .alert ? bundleID : bundleID + ".push-type.liveactivity"
+        type == .alert ? bundleID : liveActivityTopic
     }
 
     /// The request. `expiration` nil leaves the header out (APNs' storage policy applies).

@@ -21,7 +21,7 @@ public final class APNsTokenProvider: Sendable {
         var token: String
         var issuedAt: Int64
     }
-    private let state = Mutex<(current: Current?, minted: Int)>((nil, 0))
+    private let state = LockedValue<(current: Current?, minted: Int)>((nil, 0))
 
     /// - Throws: `APNsError.invalidConfiguration` when `refreshInterval` is outside 20…60 minutes or
     ///   the key cannot sign.

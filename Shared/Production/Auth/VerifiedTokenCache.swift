@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A bounded memory of tokens whose signature and claims already passed `JWTVerifier`, so that a
 /// client repeating its token skips the RSA verification.
@@ -18,7 +19,7 @@ final class VerifiedTokenCache: Sendable {
 
     /// Most tokens kept.
     let capacity: Int
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = LockedValue<[String: Entry]>([:])
 
     /// - Parameter capacity: most tokens kept (≥ 1).
     init(capacity: Int) {

@@ -58,7 +58,7 @@ public struct DeadPushRedriver: Sendable {
         consumerConfiguration.autoOffsetReset = .earliest
         consumerConfiguration.sessionTimeout = .seconds(10)
         consumerConfiguration.heartbeatInterval = .seconds(1)
-        let assigned = Mutex(false)
+        let assigned = LockedValue(false)
         let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger, onRebalance: { event in
             if case .assigned = event { assigned.withLock { $0 = true } }
         })
@@ -72,7 +72,7 @@ public struct DeadPushRedriver: Sendable {
         }
     }
 
-    private func redrive(from consumer: KafkaConsumer, assigned: borrowing Mutex<Bool>) async throws -> Report {
+    private func redrive(from consumer: KafkaConsumer, assigned: borrowing LockedValue<Bool>) async throws -> Report {
         var report = Report()
         var jobs: [KafkaOutgoingMessage] = []
         var nextOffsets: [KafkaTopicPartition: Int64] = [:]

@@ -1,5 +1,6 @@
 import Cricket
 import Synchronization
+import Runtime
 
 /// Why a match's ball set could not be rebuilt.
 public enum BallChainError: Error, Equatable, CustomStringConvertible {
@@ -48,11 +49,11 @@ public final class BallChains: Sendable {
 
     /// How many matches are remembered.
     public let capacity: Int
-    private let table: Mutex<Table>
+    private let table: LockedValue<Table>
 
     public init(capacity: Int = 128) {
         self.capacity = max(1, capacity)
-        table = Mutex(Table())
+        table = LockedValue(Table())
     }
 
     /// Applies `snapshot` to its match's remembered chain when it follows it (or starts a full list).

@@ -1,6 +1,7 @@
 import Cricket
 import FastJSON
 import Synchronization
+import Runtime
 
 /// One `FastJSONReuseCache` per match, so each new snapshot of a match decodes only the batting, bowling,
 /// lineup (and embedded player) and scoreboard rows that are new or changed since the last one. Balls are not
@@ -11,7 +12,7 @@ import Synchronization
 public final class SnapshotReuseCaches: Sendable {
     /// How many matches keep a cache.
     public let capacity: Int
-    private let table: Mutex<Table>
+    private let table: LockedValue<Table>
 
     private struct Table {
         var caches: [String: FastJSONReuseCache] = [:]
@@ -21,7 +22,7 @@ public final class SnapshotReuseCaches: Sendable {
 
     public init(capacity: Int = 128) {
         self.capacity = max(1, capacity)
-        table = Mutex(Table())
+        table = LockedValue(Table())
     }
 
     /// The cache of `matchKey` (made on first use).

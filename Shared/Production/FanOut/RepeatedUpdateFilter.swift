@@ -1,5 +1,6 @@
 import Contracts
 import Synchronization
+import Runtime
 
 /// Keeps a plain update from being pushed when the match's last fanned-out event already carried
 /// exactly its content: the same display state and the same `emittedAt` (the push's `timestamp`).
@@ -22,7 +23,7 @@ public final class RepeatedUpdateFilter: Sendable {
     }
 
     private let capacity: Int
-    private let pushed = Mutex<[String: Pushed]>([:])
+    private let pushed = LockedValue<[String: Pushed]>([:])
 
     public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)

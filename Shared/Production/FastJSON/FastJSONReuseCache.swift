@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Synchronization
+import Runtime
 
 /// Remembers decoded array elements of chosen types between decodes of similar documents, so a document
 /// that repeats most of the previous one (a fixture snapshot whose balls only grow) decodes only what changed.
@@ -20,13 +21,13 @@ import Synchronization
 public final class FastJSONReuseCache: Sendable {
     /// Elements of each type beyond this position in their array are not remembered.
     public let maximumSlots: Int
-    let storage: Mutex<ReuseStorage>
+    let storage: LockedValue<ReuseStorage>
 
     /// - Parameter types: the element types to remember (their values are shared between decodes, so
     ///   they must be `Sendable`).
     public init(reusing types: [any (Decodable & Sendable).Type], maximumSlots: Int = 4_096) {
         self.maximumSlots = maximumSlots
-        storage = Mutex(ReuseStorage(types: types.map { ObjectIdentifier($0) }))
+        storage = LockedValue(ReuseStorage(types: types.map { ObjectIdentifier($0) }))
     }
 
     /// Elements returned from the cache, and elements decoded and remembered, since the cache was made.

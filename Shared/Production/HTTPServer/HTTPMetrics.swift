@@ -48,7 +48,7 @@ private final class InstrumentCache: Sendable {
     }
 
     private static let cachedMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
-    private let entries = Mutex<[Key: (Counter, Histogram)]>([:])
+    private let entries = LockedValue<[Key: (Counter, Histogram)]>([:])
 
     func get(_ key: Key, make: () -> (Counter, Histogram)) -> (Counter, Histogram) {
         if let found = entries.withLock({ $0[key] }) { return found }

@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
     /// The settings the server was created with.
     public let configuration: HTTPServerConfiguration
     private let core: ServerCore
-    private let state = Mutex(State.idle)
+    private let state = LockedValue(State.idle)
 
     /// Creates a stopped server.
     /// - Parameters:

@@ -62,13 +62,13 @@ public final class KafkaOffsetCommitter: Sendable {
     public let consumer: KafkaConsumer
     public let maximumAttempts: Int
     private let logger: Logger
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     public init(consumer: KafkaConsumer, logger: Logger, backoff: Backoff = Backoff(), maximumAttempts: Int = 10) {
         self.consumer = consumer
         self.logger = logger
         self.maximumAttempts = max(1, maximumAttempts)
-        state = Mutex(State(backoff: backoff))
+        state = LockedValue(State(backoff: backoff))
     }
 
     /// Marks `message` done: its next offset is committed by the next ``commit()``.

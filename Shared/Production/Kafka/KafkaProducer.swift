@@ -31,7 +31,7 @@ public final class KafkaProducer: Sendable {
         deinit { pollThread.requestStop() }
     }
 
-    private let current: Mutex<Instance>
+    private let current: LockedValue<Instance>
     private var client: RDKafkaClient { current.withLock { $0.client } }
     private let recreated: Counter?
     private let blockingQueue: DispatchQueue
@@ -47,7 +47,7 @@ public final class KafkaProducer: Sendable {
     public init(configuration: KafkaProducerConfiguration, logger: Logger, metrics: MetricsRegistry? = nil) throws {
         self.configuration = configuration
         self.logger = logger
-        current = Mutex(try Instance(configuration: configuration, logger: logger, generation: 0))
+        current = LockedValue(try Instance(configuration: configuration, logger: logger, generation: 0))
         recreated = metrics?.counter("kafka_producer_recreated_total",
                                      help: "Producer instances replaced after a fatal or idempotence-state delivery failure",
                                      labels: ["client": configuration.clientId])
@@ -187,7 +187,7 @@ private final class DeliveryPromise: Sendable {
         var continuation: CheckedContinuation<KafkaDeliveryReport, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     @Sendable func fulfill(_ result: Result<KafkaDeliveryReport, KafkaError>) {
         let waiting = state.withLock { state in
@@ -217,10 +217,10 @@ private final class DeliveryCollector: Sendable {
         var continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(count: Int) {
-        state = Mutex(State(results: Array(repeating: nil, count: count), remaining: count))
+        state = LockedValue(State(results: Array(repeating: nil, count: count), remaining: count))
     }
 
     /// Waits until every message has a result; the results in input order.

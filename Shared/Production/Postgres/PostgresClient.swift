@@ -22,7 +22,7 @@ public final class PostgresClient: Sendable {
 
     public let configuration: PostgresConfiguration
     let logger: Logger
-    private let state: Mutex<StateMachine>
+    private let state: LockedValue<StateMachine>
     private let waiterCounter = Atomic<UInt64>(0)
     private let metrics: PostgresMetrics
 
@@ -30,7 +30,7 @@ public final class PostgresClient: Sendable {
     public init(configuration: PostgresConfiguration, logger: Logger = Logger(label: "postgres"), metrics: MetricsRegistry? = nil) {
         self.configuration = configuration
         self.logger = logger
-        self.state = Mutex(StateMachine(maxConnections: max(1, configuration.maxConnections)))
+        self.state = LockedValue(StateMachine(maxConnections: max(1, configuration.maxConnections)))
         self.metrics = PostgresMetrics(registry: metrics)
     }
 

@@ -31,10 +31,10 @@ public final class AsyncCondition<Value: Sendable>: Sendable {
         var cancelledEarly: Set<Int> = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     public init(_ value: Value) {
-        state = Mutex(State(value: value))
+        state = LockedValue(State(value: value))
     }
 
     /// The current value.

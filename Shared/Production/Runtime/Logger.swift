@@ -33,11 +33,11 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
 
 /// Where finished log lines go. Writes are serialised so lines never interleave.
 public final class LogSink: Sendable {
-    private let write: Mutex<@Sendable (String) -> Void>
+    private let write: LockedValue<@Sendable (String) -> Void>
 
     /// A sink that calls `write` with each complete JSON line (without the newline).
     public init(_ write: @escaping @Sendable (String) -> Void) {
-        self.write = Mutex(write)
+        self.write = LockedValue(write)
     }
 
     func emit(_ line: String) {

@@ -20,7 +20,7 @@ public final class Counter: Sendable {
 
 /// A value that goes up and down.
 public final class Gauge: Sendable {
-    private let value = Mutex<Double>(0)
+    private let value = LockedValue<Double>(0)
 
     public func set(_ newValue: Double) { value.withLock { $0 = newValue } }
     public func increment(by amount: Double = 1) { value.withLock { $0 += amount } }
@@ -37,11 +37,11 @@ public final class Histogram: Sendable {
         var sum: Double = 0
         var count: Int = 0
     }
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     public init(upperBounds: [Double]) {
         self.upperBounds = upperBounds.sorted()
-        self.state = Mutex(State(bucketCounts: Array(repeating: 0, count: upperBounds.count)))
+        self.state = LockedValue(State(bucketCounts: Array(repeating: 0, count: upperBounds.count)))
     }
 
     public func observe(_ value: Double) {
@@ -97,7 +97,7 @@ public final class MetricsRegistry: Sendable {
         var series: [String: (labels: MetricLabels, instrument: Instrument)] = [:]
     }
 
-    private let families = Mutex<[String: Family]>([:])
+    private let families = LockedValue<[String: Family]>([:])
 
     public init() {}
 

@@ -1,8 +1,9 @@
 import Synchronization
+import Runtime
 
 /// Named readiness conditions of a service; `/ready` answers 200 only when all are met.
 public final class Readiness: Sendable {
-    private let conditions = Mutex<[String: Bool]>([:])
+    private let conditions = LockedValue<[String: Bool]>([:])
 
     public init() {}
 

@@ -10,7 +10,7 @@ public final class ShutdownSignal: Sendable {
     // DispatchSourceSignal is thread-safe to hold; only kept alive here, never mutated after init.
     private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "sightscreen.shutdown-signal")
-    private let hardDeadline = Mutex<(Duration, @Sendable () -> Void)?>(nil)
+    private let hardDeadline = LockedValue<(Duration, @Sendable () -> Void)?>(nil)
 
     /// Starts listening for `signals`; their default action (terminate) is disabled. Pass `[]` for
     /// a signal that only `trigger` fires (tests).

@@ -15,7 +15,7 @@ import Glibc
 struct GracefulShutdownTests {
     /// What the load loops saw.
     final class Tally: Sendable {
-        private let state = Mutex<(statuses: [Int: Int], answeredAfterSignal: Int, errorsBeforeSignal: [String])>(([:], 0, []))
+        private let state = LockedValue<(statuses: [Int: Int], answeredAfterSignal: Int, errorsBeforeSignal: [String])>(([:], 0, []))
         let signalled = Atomic<Bool>(false)
 
         func answered(_ status: Int) {

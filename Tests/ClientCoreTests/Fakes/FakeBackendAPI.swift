@@ -1,6 +1,7 @@
 import ClientCore
 import Contracts
 import Synchronization
+import Runtime
 
 /// The backend routes the client calls.
 enum Route: String, Sendable {
@@ -37,7 +38,7 @@ final class FakeBackendAPI: BackendAPI {
         var held: [CheckedContinuation<Void, Never>] = []
     }
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     /// Makes the next `times` calls of `route` throw.
     func fail(_ route: Route, times: Int = .max) { state.withLock { $0.failuresLeft[route] = times } }

@@ -1,13 +1,14 @@
 import ClientCore
 import Foundation
 import Synchronization
+import Runtime
 
 /// A clock that moves only when told to; `sleep` records the duration, advances the clock by it
 /// and returns at once.
 final class FakeClock: ClientClock {
-    private let state: Mutex<(now: Date, sleeps: [Double])>
+    private let state: LockedValue<(now: Date, sleeps: [Double])>
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { state = Mutex((start, [])) }
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { state = LockedValue((start, [])) }
 
     func now() -> Date { state.withLock { $0.now } }
 

@@ -2,10 +2,11 @@ import Testing
 import ClientCore
 import Contracts
 import Synchronization
+import Runtime
 
 /// Collects `ClientEvent`s.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[ClientEvent]>([])
+    private let events = LockedValue<[ClientEvent]>([])
     var sink: ClientEventSink { ClientEventSink { [self] event in self.record(event) } }
     private func record(_ event: ClientEvent) { events.withLock { $0.append(event) } }
     var all: [ClientEvent] { events.withLock { $0 } }
@@ -13,7 +14,7 @@ final class EventRecorder: Sendable {
 
 /// Collects `LifecycleEvent`s in a comparable form.
 final class LifecycleRecorder: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = LockedValue<[String]>([])
     var handler: @Sendable (LifecycleEvent) async -> Void {
         { [self] event in
             let text: String

@@ -137,7 +137,7 @@ struct FakeSportMonks {
 
 /// Records every wait instead of sleeping; after `limit` waits it throws `CancellationError` (ends the loop).
 final class RecordingSleeper: Sleeper {
-    private let state: Mutex<[Duration]> = Mutex([])
+    private let state: LockedValue<[Duration]> = LockedValue([])
     let limit: Int
 
     init(limit: Int) { self.limit = limit }

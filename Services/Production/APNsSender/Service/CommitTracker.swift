@@ -1,5 +1,6 @@
 import Kafka
 import Synchronization
+import Runtime
 
 /// Which offsets may be committed, per partition, when jobs finish out of order.
 ///
@@ -23,7 +24,7 @@ final class CommitTracker: Sendable {
         }
     }
 
-    private let partitions = Mutex<[KafkaTopicPartition: PartitionState]>([:])
+    private let partitions = LockedValue<[KafkaTopicPartition: PartitionState]>([:])
 
     init() {}
 

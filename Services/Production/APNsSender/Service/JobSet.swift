@@ -41,7 +41,7 @@ final class JobSet: Sendable {
     let waitingLimit: Int
     /// The counts, awaited by `wait(until:)` and by returning jobs (continuations, no polling).
     private let counts: AsyncCondition<Counts>
-    private let tasks = Mutex(Tasks())
+    private let tasks = LockedValue(Tasks())
 
     /// How a job waits out its back-off (`Task.sleep`; tests pass one they release by hand).
     let sleep: @Sendable (Duration) async throws -> Void

@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A UserDefaults-like persistent store of string lists, surviving app relaunches.
 public protocol KeyValueStore: Sendable {
@@ -11,9 +12,9 @@ public protocol KeyValueStore: Sendable {
 /// A process-lifetime `KeyValueStore`. Sharing one instance between two app "launches" models
 /// the persistence of UserDefaults across a relaunch.
 public final class InMemoryKeyValueStore: KeyValueStore {
-    private let values: Mutex<[String: [String]]>
+    private let values: LockedValue<[String: [String]]>
 
-    public init(_ initial: [String: [String]] = [:]) { values = Mutex(initial) }
+    public init(_ initial: [String: [String]] = [:]) { values = LockedValue(initial) }
 
     public func strings(forKey key: String) -> [String]? { values.withLock { $0[key] } }
 

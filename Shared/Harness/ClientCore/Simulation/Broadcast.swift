@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A multi-subscriber async stream: every access to `stream` gives a new `AsyncStream` that
 /// receives every later value (like ActivityKit's sequences, which can be observed again after a
@@ -10,7 +11,7 @@ final class Broadcast<Element: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Runtime
 
 /// One simulated Live Activity of `InMemoryActivityKit`: holds its state, content and update
 /// token, and lets a simulator act as the system (rotate the token, user swipe-to-dismiss).
@@ -16,7 +17,7 @@ public final class InMemoryActivity: LiveActivityHandle {
     public let matchId: String
     /// True when the system created it from a push-to-start, false for a local request.
     public let startedByPush: Bool
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     private let tokens = Broadcast<String>()
     private let states = Broadcast<ActivityState>()
 
@@ -24,7 +25,7 @@ public final class InMemoryActivity: LiveActivityHandle {
         self.id = id
         self.matchId = matchId
         self.startedByPush = startedByPush
-        state = Mutex(State(content: content))
+        state = LockedValue(State(content: content))
     }
 
     public var pushTokenUpdates: AsyncStream<String> {

@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// A stand-in for ActivityKit (the "system" side) for simulated devices and tests: creates
 /// activities on request or on push-to-start, issues update tokens, keeps activities across a
@@ -13,7 +14,7 @@ public final class InMemoryActivityKit: ActivityKitPort {
         var requestCount = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let created = Broadcast<any LiveActivityHandle>()
     private let pushToStart = Broadcast<String>()
     private let tokenFactory: @Sendable (String) -> String?

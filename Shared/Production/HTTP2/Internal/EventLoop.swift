@@ -2,6 +2,7 @@ import COpenSSLShim
 import Foundation
 import Glibc
 import Synchronization
+import Runtime
 
 /// Something that owns a file descriptor registered with an `EventLoop`. Called on the loop thread.
 protocol EventLoopHandler: AnyObject {
@@ -20,7 +21,7 @@ protocol EventLoopFlushable: AnyObject {
 final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let incoming = Mutex<[@Sendable () -> Void]>([])
+    private let incoming = LockedValue<[@Sendable () -> Void]>([])
     private let stopping = Atomic<Bool>(false)
     private let name: String
     private var thread: Thread?

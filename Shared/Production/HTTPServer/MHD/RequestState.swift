@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Synchronization
+import Runtime
 
 /// The `MHD_Connection` of a suspended request.
 ///
@@ -40,7 +41,7 @@ final class RequestState: Sendable {
     let target: String
     /// When the request line arrived.
     let startedAt = ContinuousClock.now
-    private let inner = Mutex(Inner())
+    private let inner = LockedValue(Inner())
 
     init(target: String) {
         self.target = target

@@ -16,14 +16,14 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let logger: Logger
     let metrics: HTTPMetrics
-    private let gate = Mutex(Gate())
+    private let gate = LockedValue(Gate())
     /// Requests whose access handler has been entered and whose completion was not yet notified;
     /// `HTTPServer.stop()` awaits it reaching zero.
     let inFlight = AsyncCondition(0)
     /// Set once `stop()` begins: answers carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
     /// The last message libmicrohttpd logged (used to explain a start failure).
-    let lastDaemonMessage = Mutex<String?>(nil)
+    let lastDaemonMessage = LockedValue<String?>(nil)
 
     init(router: Router, configuration: HTTPServerConfiguration, logger: Logger, metrics: HTTPMetrics) {
         self.router = router

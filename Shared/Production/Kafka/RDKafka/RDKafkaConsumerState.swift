@@ -13,7 +13,7 @@ final class RDKafkaConsumerState: Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let logger: Logger
     private let groupId: String
     private let onRebalance: (@Sendable (KafkaRebalanceEvent) -> Void)?

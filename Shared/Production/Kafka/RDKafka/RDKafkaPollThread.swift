@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Runtime
 
 /// A dedicated thread that serves a producer's delivery reports and errors with `rd_kafka_poll`.
 ///
@@ -7,8 +8,8 @@ import Synchronization
 final class RDKafkaPollThread: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// Set by ``drainAndStop(within:)``: until then, keep failing and serving what is outstanding.
-    private let drainDeadline = Mutex<ContinuousClock.Instant?>(nil)
-    private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let drainDeadline = LockedValue<ContinuousClock.Instant?>(nil)
+    private let exit = LockedValue<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(client: RDKafkaClient, name: String) {
         let thread = Thread { [self] in

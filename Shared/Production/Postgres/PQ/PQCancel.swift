@@ -1,5 +1,6 @@
 import CLibPQ
 import Synchronization
+import Runtime
 
 /// Owns one `PGcancel` (freed with `PQfreeCancel`) and sends cancel requests for the statement
 /// that is running right now, never for a later one.
@@ -9,7 +10,7 @@ import Synchronization
 /// is still running (the connection's queue clears it under the same lock when done).
 final class PQCancel: @unchecked Sendable {
     private let handle: OpaquePointer?
-    private let operation = Mutex<UInt64?>(nil)
+    private let operation = LockedValue<UInt64?>(nil)
 
     init(taking handle: OpaquePointer?) {
         self.handle = handle

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Runtime
 
 /// Encoded push-to-start bodies by (match, state text), so the many follows of a live match encode its
 /// start payload once per state instead of once per device and request.
@@ -51,7 +52,7 @@ final class StartPayloadCache: Sendable {
 
     /// Most templates kept.
     let capacity: Int
-    private let templates = Mutex([Key: Template]())
+    private let templates = LockedValue([Key: Template]())
 
     init(capacity: Int = 4096) {
         self.capacity = max(1, capacity)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Synchronization
 import Matches
+import Runtime
 
 /// Decoded display states by their exact JSON text, so that the many follows of a live match decode
 /// its `active_matches.display_state` once per change instead of once per request.
@@ -12,7 +13,7 @@ import Matches
 final class DisplayStateCache: Sendable {
     /// Most texts kept (one per live match and state version in practice).
     let capacity: Int
-    private let states = Mutex<[String: Entry]>([:])
+    private let states = LockedValue<[String: Entry]>([:])
 
     init(capacity: Int = 4096) {
         self.capacity = max(1, capacity)

@@ -1,4 +1,5 @@
 import Synchronization
+import Runtime
 
 /// Group commit: concurrent callers submit inputs and await their own outputs, while batches of
 /// pending inputs are handed to one `work` call each, so per-call costs (a round trip, a statement,
@@ -41,7 +42,7 @@ final class GroupCommitQueue<Input: Hashable & Sendable, Output: Sendable>: Send
 
     let limits: Limits
     private let work: Work
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(limits: Limits, work: @escaping Work) {
         var limits = limits

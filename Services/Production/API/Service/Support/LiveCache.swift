@@ -12,7 +12,7 @@ final class LiveCache: Sendable {
 
     private let lifetime: TimeInterval
     private let clock: any WallClock
-    private let entry = Mutex<Entry?>(nil)
+    private let entry = LockedValue<Entry?>(nil)
 
     init(lifetime: TimeInterval, clock: any WallClock) {
         self.lifetime = lifetime

@@ -18,7 +18,7 @@ final class RateLimiter: Sendable {
     private let ratePerSecond: Double
     private let burst: Double
     private let clock: any WallClock
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(perMinute: Int, clock: any WallClock) {
         ratePerSecond = Double(perMinute) / 60
