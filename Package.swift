@@ -76,7 +76,7 @@ var productionLibraries: [Target] {[
     shared("Postgres", ["CLibPQ", "Runtime"]),
     shared("ServiceKit", ["Runtime", "HTTPServer"]),
     shared("FastJSON", ["Runtime"]),
-    shared("Contracts", ["Runtime"]),
+    shared("Contracts", ["FastJSON", "Runtime"]),
     shared("FanOut", ["Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
     shared("Schema", ["Postgres"]),
     shared("Cricket", ["Contracts", "Runtime"]),

@@ -38,15 +38,24 @@ fi
 WORK=$(mktemp -d /tmp/e2e-fanout.XXXXXX)
 PIDS=()
 stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done; PIDS=(); }
-trap 'stop_all; rm -rf "$WORK"' EXIT
+MOCK_PID=""
+trap 'stop_all; [[ -z "$MOCK_PID" ]] || kill "$MOCK_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 # /proc figures: CPU ticks of one process, of every process named $1, and peak RSS in MB.
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-ticks_named() { local sum=0 pid; for pid in $(pgrep -x "$1" || true); do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
+# PostgreSQL's backends come and go during a run: remember each one's ticks at the start (snapshot_named),
+# then count the growth of those still there plus all of the ones that started since (delta_named).
+declare -A NAMED_START
+snapshot_named() { NAMED_START=(); local pid; for pid in $(pgrep -x "$1" || true); do NAMED_START[$pid]=$(ticks "$pid"); done; }
+delta_named() {
+    local sum=0 pid now
+    for pid in $(pgrep -x "$1" || true); do now=$(ticks "$pid"); sum=$((sum + now - ${NAMED_START[$pid]:-0})); done
+    echo "$sum"
+}
 peak_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 ticks_all() { local sum=0 pid; for pid in "$@"; do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
 peak_mb_all() { local top=0 pid value; for pid in "$@"; do value=$(peak_mb "$pid"); [[ "$value" -gt "$top" ]] && top=$value; done; echo "$top"; }
-per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", n > 0 ? t / hz * 1e6 / n : 0 }'; }
+per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1e6 / n : 0) }'; }
 counters() { curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/counters"; }
 field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 wait_ready() {
@@ -63,7 +72,7 @@ MOCK_PID=$!
 for _ in $(seq 1 100); do grep -q listening "$WORK/mock.out" 2>/dev/null && break; sleep 0.1; done
 grep -q listening "$WORK/mock.out" || { echo "e2e-fanout: mock-apns did not start:" >&2; cat "$WORK/mock.err" >&2; exit 1; }
 CA="$WORK/tls/cert.pem"
-BROKER=$(pgrep -x tansu | head -1 || true)
+BROKER=$(pgrep -f "tansu" | head -1 || true)
 [[ -n "$BROKER" ]] || echo "e2e-fanout: no tansu process found; the broker's CPU is reported as 0" >&2
 
 echo "# e2e fan-out, $(nproc) cores, $REPLICAS replica(s) of apns-sender and la-coordinator, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -98,7 +107,7 @@ for N in "${SIZES[@]}"; do
     curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
     LOAD=$(cut -d' ' -f1 /proc/loadavg)
     T_SENDER=$(ticks_all "${SENDERS[@]}"); T_LA=$(ticks_all "${COORDINATORS[@]}"); T_MOCK=$(ticks "$MOCK_PID")
-    T_PG=$(ticks_named postgres); T_BROKER=$([[ -n "$BROKER" ]] && ticks "$BROKER" || echo 0)
+    snapshot_named postgres; T_BROKER=$([[ -n "$BROKER" ]] && ticks "$BROKER" || echo 0)
     FIRED=$("$BIN_DIR/e2e-fanout-bench" fire --match "$MATCH" --prefix "$RUN" | awk -F= '/fired_at_ms/ { print $2 }')
     DEADLINE=$((SECONDS + 60 + N / 1000))
     while true; do
@@ -110,13 +119,13 @@ for N in "${SIZES[@]}"; do
     C=$(counters)
     D_SENDER=$(($(ticks_all "${SENDERS[@]}") - T_SENDER)); D_LA=$(($(ticks_all "${COORDINATORS[@]}") - T_LA))
     D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
-    D_PG=$(($(ticks_named postgres) - T_PG)); D_BROKER=0
+    D_PG=$(delta_named postgres); D_BROKER=0
     [[ -z "$BROKER" ]] || D_BROKER=$(($(ticks "$BROKER") - T_BROKER))
     ACCEPTED=$(echo "$C" | field accepted); DISTINCT=$(echo "$C" | field distinctTokens); REPEATED=$(echo "$C" | field repeatedPushes)
     FIRST=$(echo "$C" | field firstAcceptedAt); LAST=$(echo "$C" | field lastAcceptedAt)
     FIRST_S=$(awk -v a="$FIRST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
     LAST_S=$(awk -v a="$LAST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
-    RATE=$(awk -v n="$ACCEPTED" -v a="$FIRST" -v l="$LAST" 'BEGIN { printf "%.0f", l > a ? n / ((l - a) / 1000) : 0 }')
+    RATE=$(awk -v n="$ACCEPTED" -v a="$FIRST" -v l="$LAST" 'BEGIN { printf "%.0f", (l > a ? n / ((l - a) / 1000) : 0) }')
     CHECK="ok"
     [[ "$ACCEPTED" -eq "$N" && "$DISTINCT" -eq "$N" && "$REPEATED" -eq 0 ]] || CHECK="FAILED (accepted $ACCEPTED, distinct $DISTINCT, repeated $REPEATED)"
     SENDER_US=$(per_push "$D_SENDER" "$ACCEPTED")
@@ -127,7 +136,8 @@ for N in "${SIZES[@]}"; do
     stop_all
     "$BIN_DIR/e2e-fanout-bench" cleanup --match "$MATCH" --prefix "$RUN" >/dev/null
 done
-echo "  (CPU columns: µs per push accepted, utime+stime from /proc; postgres: every process named postgres)"
+echo "  (CPU columns: µs per push accepted, utime+stime from /proc; postgres: every process named postgres, backends that"
+echo "   exited during the run excluded)"
 
 # The same mock, the APNs client alone and h2load, for the ratios.
 curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
@@ -150,6 +160,5 @@ H2_RATE=${H2_RATE%.*}
 echo "# same mock: apns-bench ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request); h2load ${H2_RATE:-?} req/s"
 for i in "${!SIZES[@]}"; do
     awk -v n="${SIZES[$i]}" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
-        'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.2x)\n",
-                 n, h > 0 ? 100 * e / h : 0, b > 0 ? s / b : 0 }'
+        'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.2x)\n", n, (h > 0 ? 100 * e / h : 0), (b > 0 ? s / b : 0) }'
 done

@@ -89,7 +89,7 @@ public final class MockAPNsServer: Sendable {
         let now = clock.now().timeIntervalSince1970
         let faults = state.faults
         let delay: Duration? = faults.latencyMilliseconds > 0 ? .milliseconds(faults.latencyMilliseconds) : nil
-        switch validator.validate(request, now: Int64(now)) {
+        switch validator.validate(request, nowMilliseconds: Int64(now * 1000)) {
         case .reject(let reason, let detail):
             state.noteRejected(reason)
             return rejection(reason, apnsID: request.header("apns-id"), detail: detail, delay: delay)

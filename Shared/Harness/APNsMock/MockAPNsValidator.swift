@@ -30,8 +30,9 @@ final class MockAPNsValidator: Sendable {
     }
 
     /// Validates everything except per-token state (unregistered), which the caller checks on
-    /// `accept`. `now` is Unix seconds.
-    func validate(_ request: HTTP2ServerRequest, now: Int64) -> Verdict {
+    /// `accept`. `nowMilliseconds` is Unix milliseconds (the delivery's `receivedAt`; JWT checks use seconds).
+    func validate(_ request: HTTP2ServerRequest, nowMilliseconds: Int64) -> Verdict {
+        let now = nowMilliseconds / 1000
         var apnsID = request.header("apns-id") ?? ""
         if !apnsID.isEmpty {
             guard APNsID.isValid(apnsID) else { return .reject(.badMessageId, detail: nil) }
@@ -78,7 +79,7 @@ final class MockAPNsValidator: Sendable {
         return .accept(MockAPNsDelivery(
             apnsID: apnsID.lowercased(), token: token, topic: topic, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: collapseID, payload: String(decoding: request.body, as: UTF8.self),
-            receivedAt: now * 1000, connectionID: request.connectionID))
+            receivedAt: nowMilliseconds, connectionID: request.connectionID))
     }
 
     private func checkAuthorization(_ header: String?, now: Int64) -> APNsReason? {

@@ -41,11 +41,7 @@ public final class PostgresConnection: Sendable {
     {
         let id = connectionCounter.add(1, ordering: .relaxed).newValue
         let queue = DispatchQueue(label: "postgres.connection.\(id)")
-        let pq = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PQConnection, Error>) in
-            queue.async {
-                continuation.resume(with: Result { try PQConnection.connect(configuration, logger: logger) })
-            }
-        }
+        let pq = try await BlockingCalls.run(on: queue) { try PQConnection.connect(configuration, logger: logger) }
         return PostgresConnection(id: id, queue: queue, pq: pq, queryTimeout: configuration.queryTimeout)
     }
 
@@ -60,14 +56,14 @@ public final class PostgresConnection: Sendable {
     private func run<T: Sendable>(_ body: @escaping @Sendable (PQConnection) throws -> T) async throws -> T {
         let operation = Self.operationCounter.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            try await ThreadHandoff.value { (resumer: ThreadHandoff.Resumer<T>) in
                 queue.async { [self] in
                     canceller.begin(operation)
                     let result = Result { try body(pq) }
                     canceller.end()
                     broken.store(!pq.isOK, ordering: .releasing)
                     inTransaction.store(pq.isInTransaction, ordering: .releasing)
-                    continuation.resume(with: result)
+                    resumer.resume(with: result)
                 }
             }
         } onCancel: { [canceller] in

@@ -22,17 +22,16 @@ public enum BlockingCalls {
     public static func run<Value: Sendable>(
         on queue: DispatchQueue = BlockingCalls.queue, _ body: @escaping @Sendable () throws -> Value
     ) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body() })
-            }
+        try await ThreadHandoff.value { resumer in
+            queue.async { resumer.resume(with: Result { try body() }) }
         }
     }
 
     /// Runs `body` on the blocking-call queue and suspends until it returns (non-throwing form).
     public static func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: body()) }
+        // `body` cannot throw, so neither can the hand-off.
+        try! await ThreadHandoff.value { resumer in
+            queue.async { resumer.resume(returning: body()) }
         }
     }
 
