@@ -44,7 +44,9 @@ func admin() throws -> KafkaAdmin {
 }
 
 func database() async throws -> PostgresClient {
-    let client = PostgresClient(configuration: try PostgresConfiguration(url: databaseURL), logger: logger)
+    var configuration = try PostgresConfiguration(url: databaseURL)
+    configuration.queryTimeout = nil  // a million rows take longer than the services' 10 s bound
+    let client = PostgresClient(configuration: configuration, logger: logger)
     _ = try await PostgresMigrator(client, logger: logger).apply(SightscreenMigrations.all)
     return client
 }
