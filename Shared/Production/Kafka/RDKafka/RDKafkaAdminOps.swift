@@ -51,16 +51,7 @@ extension RDKafkaClient {
         } read: { event in
             var count = 0
             let results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(event), &count)
-            var outcome: [String: KafkaError?] = [:]
-            for result in UnsafeBufferPointer(start: results, count: count) {
-                guard let result else { continue }
-                let name = String(cString: rd_kafka_topic_result_name(result))
-                let code = rd_kafka_topic_result_error(result)
-                outcome[name] = code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil
-                    : KafkaError(code, operation: "create topic \(name)",
-                                 message: rd_kafka_topic_result_error_string(result).map { String(cString: $0) })
-            }
-            return outcome
+            return Self.topicOutcomes(results, count: count, verb: "create")
         }
     }
 
@@ -75,17 +66,22 @@ extension RDKafkaClient {
         } read: { event in
             var count = 0
             let results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(event), &count)
-            var outcome: [String: KafkaError?] = [:]
-            for result in UnsafeBufferPointer(start: results, count: count) {
-                guard let result else { continue }
-                let name = String(cString: rd_kafka_topic_result_name(result))
-                let code = rd_kafka_topic_result_error(result)
-                outcome[name] = code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil
-                    : KafkaError(code, operation: "delete topic \(name)",
-                                 message: rd_kafka_topic_result_error_string(result).map { String(cString: $0) })
-            }
-            return outcome
+            return Self.topicOutcomes(results, count: count, verb: "delete")
         }
+    }
+
+    /// Each topic's error from a CreateTopics/DeleteTopics result (nil when it succeeded).
+    private static func topicOutcomes(_ results: UnsafePointer<OpaquePointer?>?, count: Int, verb: String) -> [String: KafkaError?] {
+        var outcome: [String: KafkaError?] = [:]
+        for result in UnsafeBufferPointer(start: results, count: count) {
+            guard let result else { continue }
+            let name = String(cString: rd_kafka_topic_result_name(result))
+            let code = rd_kafka_topic_result_error(result)
+            outcome[name] = code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil
+                : KafkaError(code, operation: "\(verb) topic \(name)",
+                             message: rd_kafka_topic_result_error_string(result).map { String(cString: $0) })
+        }
+        return outcome
     }
 
     /// The group's committed next-offsets for `partitions` (absent when the group never committed there).
