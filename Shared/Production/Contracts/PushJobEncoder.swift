@@ -73,6 +73,17 @@ public enum PushJobEncoder {
     /// A JSON string: `"` and `\` escaped, control characters as \b \f \n \r \t or \u00XX, the rest as is.
     private static func string(_ text: String, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Tokens and ids almost never need escaping: copy their bytes in one go when none does.
+        var text = text
+        let copied = text.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
