@@ -111,12 +111,12 @@ import SharedTestSupport
         #expect(defaults.deadTopic == "push.dead")
         #expect(defaults.caFile == nil)
         #expect(defaults.shutdownGrace == .seconds(3))
-        #expect(defaults.maxWaitingJobs == 32)
+        #expect(defaults.maxWaitingJobs == 32 && defaults.prefetchKilobytes == 16_384)
         var environment = Self.validEnvironment
         environment.merge([
             "APNS_PRODUCTION_HOST": "127.0.0.1", "APNS_PRODUCTION_PORT": "2197", "APNS_SANDBOX_HOST": "127.0.0.1",
             "APNS_SANDBOX_PORT": "2198", "APNS_CONNECTIONS": "4", "APNS_MAX_STREAMS": "250", "APNS_SENDER_MAX_JOBS": "3",
-            "APNS_SENDER_MAX_WAITING_JOBS": "0",
+            "APNS_SENDER_MAX_WAITING_JOBS": "0", "APNS_SENDER_PREFETCH_KB": "4096",
             "APNS_RETRY_MAX_ATTEMPTS": "7", "APNS_RETRY_BASE_MS": "50", "APNS_RETRY_MAX_MS": "900",
             "APNS_SENDER_JOBS_TOPIC": "j", "APNS_SENDER_GROUP": "g", "KAFKA_BROKERS": "10.0.0.1:9092",
         ]) { _, new in new }
@@ -124,6 +124,7 @@ import SharedTestSupport
         #expect(custom.production == APNsEndpoint(host: "127.0.0.1", port: 2197))
         #expect(custom.sandbox == APNsEndpoint(host: "127.0.0.1", port: 2198))
         #expect(custom.connections == 4 && custom.maxStreams == 250 && custom.maxInFlightJobs == 3 && custom.maxWaitingJobs == 0)
+        #expect(custom.prefetchKilobytes == 4096)
         #expect(custom.retry == APNsRetryPolicy(maxAttempts: 7, baseDelay: .milliseconds(50), maxDelay: .milliseconds(900)))
         #expect(custom.jobsTopic == "j" && custom.groupID == "g")
         #expect(custom.infrastructure.kafkaBrokers == "10.0.0.1:9092")
@@ -132,7 +133,7 @@ import SharedTestSupport
     @Test(arguments: [
         ("APNS_TEAM_ID", nil), ("APNS_KEY_ID", nil), ("APNS_KEY_PATH", nil), ("APNS_BUNDLE_ID", nil),
         ("APNS_TEAM_ID", "TEAM\"}"), ("APNS_PRODUCTION_PORT", "0"), ("APNS_SANDBOX_PORT", "x"), ("APNS_CONNECTIONS", "0"),
-        ("APNS_MAX_STREAMS", "-1"), ("APNS_SENDER_MAX_JOBS", "many"), ("APNS_SENDER_MAX_WAITING_JOBS", "-1"), ("APNS_RETRY_MAX_ATTEMPTS", "0"),
+        ("APNS_MAX_STREAMS", "-1"), ("APNS_SENDER_MAX_JOBS", "many"), ("APNS_SENDER_MAX_WAITING_JOBS", "-1"), ("APNS_SENDER_PREFETCH_KB", "10"), ("APNS_RETRY_MAX_ATTEMPTS", "0"),
         ("APNS_RETRY_MAX_MS", "1"), ("APNS_CA_FILE", "/nonexistent/ca.pem"), ("APNS_SENDER_DEAD_TOPIC", "a b"),
         ("KAFKA_BROKERS", "nohostport"),
     ] as [(String, String?)])

@@ -31,6 +31,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// The most a fetch returns per partition (`max.partition.fetch.bytes`) and in all (`fetch.max.bytes`): set
     /// explicitly, at least the topics' `max.message.bytes`, so the largest allowed message is always fetched.
     public var fetchMaxBytes: Int = 1_048_576
+    /// The most librdkafka keeps pre-fetched in the consumer's queue, in kilobytes (`queued.max.messages.kbytes`;
+    /// nil: librdkafka's 64 MB). A consumer of large messages bounds its memory with it.
+    public var prefetchKilobytes: Int?
     /// Raw librdkafka properties applied last; they override everything above.
     public var additional: [String: String] = [:]
 
@@ -58,6 +61,9 @@ public struct KafkaConsumerConfiguration: Sendable {
         ]
         if let statisticsInterval {
             properties["statistics.interval.ms"] = String(statisticsInterval.wholeMilliseconds)
+        }
+        if let prefetchKilobytes {
+            properties["queued.max.messages.kbytes"] = String(prefetchKilobytes)
         }
         properties.merge(additional) { _, new in new }
         return properties

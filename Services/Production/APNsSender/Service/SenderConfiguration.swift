@@ -35,6 +35,9 @@ public struct SenderConfiguration: Sendable {
     /// unanswered targets (≤ 1,000 × about 200 bytes), so 32 of them cost a few MB. 0: a job waits
     /// holding its slot.
     public var maxWaitingJobs = 32
+    /// `APNS_SENDER_PREFETCH_KB` (16,384): push jobs librdkafka may hold pre-fetched, in kilobytes (≈ 70 jobs of
+    /// 1,000 targets). librdkafka's 64 MB default held ≈ 270 such jobs and put apns-sender over 200 MB at 1 M.
+    public var prefetchKilobytes = 16_384
     /// `APNS_RETRY_MAX_ATTEMPTS`, `APNS_RETRY_BASE_MS`, `APNS_RETRY_MAX_MS`: the sender's retry
     /// policy for 429/500/503/connection loss (the APNs client itself makes a single attempt).
     /// Default 15 attempts, 200 ms doubling to 5 s: about a minute of throttling is ridden out, and
@@ -143,6 +146,7 @@ public struct SenderConfiguration: Sendable {
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
+        prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)
     }
 
     /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.

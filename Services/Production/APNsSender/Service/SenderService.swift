@@ -208,6 +208,7 @@ public final class SenderService: Sendable {
         consumer.heartbeatInterval = configuration.infrastructure.kafkaHeartbeatInterval
         consumer.autoOffsetReset = .earliest
         consumer.statisticsInterval = configuration.lagInterval
+        consumer.prefetchKilobytes = configuration.prefetchKilobytes
         return consumer
     }
 }
