@@ -3,7 +3,7 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd that answers requests with a `Router`.
 ///
-/// libmicrohttpd's thread pool (epoll) parses requests and writes answers; each complete request is handed
+/// libmicrohttpd's thread pool (poll(2); see MHDDaemon for why not epoll) parses requests and writes answers; each complete request is handed
 /// to the router on Swift's task pool while its connection is suspended, so slow handlers never block the
 /// event loop. Bodies larger than `maxBodyBytes` are answered 413 before they are read in full.
 ///

@@ -23,7 +23,11 @@ final class MHDDaemon: @unchecked Sendable {
     init(core: ServerCore, listeningSocket fd: Int32, host: String, port: UInt16) throws(HTTPServerError) {
         self.core = core
         let configuration = core.configuration
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_EPOLL.rawValue)
+        // poll(2), not epoll: MHD_quiesce_daemon (the graceful stop's first step) on an epoll daemon with its own
+        // threads races the workers' own removal of the listening socket from their epoll sets, and
+        // libmicrohttpd then aborts the whole process ("Failed to remove listen FD from epoll set", an open
+        // libmicrohttpd defect; it killed a CI test run). On poll the quiesce is a flag and a wake-up.
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue)
             | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
         let cls = Unmanaged.passUnretained(core).toOpaque()
         let clsArgument = OpaquePointer(cls)
