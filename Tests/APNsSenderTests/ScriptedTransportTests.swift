@@ -40,12 +40,26 @@ final class ScriptedTransport: APNsTransport {
 }
 
 @Suite struct ScriptedTransportTests {
-    @Test("one job to four devices: delivered, unregistered, throttled then delivered, refused — each its own final answer")
-    func everyTargetGetsItsFinalAnswer() async throws {
+    /// A job processor over `transport`, its results produced to fresh topics (the producer is returned to shut down).
+    static func processor(_ transport: ScriptedTransport, clock: ManualWallClock, retry: APNsRetryPolicy) async throws
+        -> (JobProcessor, KafkaProducer)
+    {
         let admin = try await SenderFixtures.requireBroker()
         let (invalidTopic, deadTopic) = (SenderFixtures.unique("scripted-invalid"), SenderFixtures.unique("scripted-dead"))
         try await admin.createTopics([KafkaTopicSpec(name: invalidTopic, partitions: 1), KafkaTopicSpec(name: deadTopic, partitions: 1)],
                                      timeout: .seconds(10))
+        let producer = try SenderFixtures.producer()
+        let processor = JobProcessor(
+            client: transport,
+            publisher: ResultPublisher(producer: producer, tokenInvalidTopic: invalidTopic, deadTopic: deadTopic,
+                                       logger: SenderFixtures.quietLogger),
+            scheduler: RetryScheduler(policy: retry, clock: clock),
+            metrics: SenderMetrics(registry: MetricsRegistry()), logger: SenderFixtures.quietLogger)
+        return (processor, producer)
+    }
+
+    @Test("one job to four devices: delivered, unregistered, throttled then delivered, refused — each its own final answer")
+    func everyTargetGetsItsFinalAnswer() async throws {
         let (ok, gone, busy, refused) = (SenderFixtures.token(), SenderFixtures.token(), SenderFixtures.token(), SenderFixtures.token())
         let transport = ScriptedTransport([
             gone: [(410, .unregistered)],
@@ -53,35 +67,25 @@ final class ScriptedTransport: APNsTransport {
             refused: [(400, .badTopic)],
         ])
         let clock = ManualWallClock(Date())
-        let processor = JobProcessor(
-            client: transport,
-            publisher: ResultPublisher(producer: try SenderFixtures.producer(), tokenInvalidTopic: invalidTopic, deadTopic: deadTopic,
-                                       logger: SenderFixtures.quietLogger),
-            scheduler: RetryScheduler(policy: APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)), clock: clock),
-            metrics: SenderMetrics(registry: MetricsRegistry()), logger: SenderFixtures.quietLogger)
+        let (processor, producer) = try await Self.processor(
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
         let job = SenderFixtures.job(targets: [ok, gone, busy, refused].map { SenderFixtures.target($0) }, now: clock.now())
         let result = await processor.process(job)
         #expect(result == .finished(delivered: 2, tokenInvalid: 1, dead: 1))
         #expect(transport.attempts(ok) == 1 && transport.attempts(gone) == 1 && transport.attempts(refused) == 1)
         #expect(transport.attempts(busy) == 3, "retried after 429 and 503, delivered on the third attempt")
+        try await producer.shutdown()
     }
 
     @Test("a job already past its expiration is not sent at all")
     func expiredJobSendsNothing() async throws {
         let transport = ScriptedTransport([:])
         let clock = ManualWallClock(Date())
-        let admin = try await SenderFixtures.requireBroker()
-        let deadTopic = SenderFixtures.unique("scripted-dead")
-        try await admin.createTopics([KafkaTopicSpec(name: deadTopic, partitions: 1)], timeout: .seconds(10))
-        let processor = JobProcessor(
-            client: transport,
-            publisher: ResultPublisher(producer: try SenderFixtures.producer(), tokenInvalidTopic: deadTopic, deadTopic: deadTopic,
-                                       logger: SenderFixtures.quietLogger),
-            scheduler: RetryScheduler(policy: APNsRetryPolicy(), clock: clock),
-            metrics: SenderMetrics(registry: MetricsRegistry()), logger: SenderFixtures.quietLogger)
+        let (processor, producer) = try await Self.processor(transport, clock: clock, retry: APNsRetryPolicy())
         let token = SenderFixtures.token()
         let job = SenderFixtures.job(targets: [SenderFixtures.target(token)], now: clock.now().addingTimeInterval(-7200), expiresIn: 60)
         #expect(await processor.process(job) == .finished(delivered: 0, tokenInvalid: 0, dead: 1))
         #expect(transport.attempts(token) == 0)
+        try await producer.shutdown()
     }
 }

@@ -86,8 +86,9 @@ public enum MessageCodec {
     }
 
     /// Decodes a message of `type`, parsing its bytes once: the typed decode runs first and the schema is read
-    /// from its result. Only a message that does not decode is parsed again, to say why: not JSON, not an
-    /// object, another schema version, or which field is wrong (checked in that order).
+    /// from its result. Only a message that does not decode is parsed again: by Foundation, then, if that
+    /// fails too, to say why — not JSON, not an object, another schema version, or which field is wrong
+    /// (checked in that order).
     public static func decode<Message: VersionedMessage>(_ type: Message.Type, from bytes: [UInt8]) throws(MessageDecodeError)
         -> Message
     {
@@ -96,28 +97,24 @@ public enum MessageCodec {
             throw .tooLarge(topic: topic, bytes: bytes.count, limit: Message.maximumBytes)
         }
         // FastJSON (the tape decoder the detector uses) parses the message once; it is several times cheaper
-        // than Foundation's JSONDecoder on the ≈240 kB push jobs apns-sender reads. A message it refuses is
-        // decoded again by JSONDecoder only to name what is wrong (Foundation's error text, kept stable).
-        if let message = try? FastJSONDecoder().decode(Message.self, from: bytes) {
+        // than Foundation's JSONDecoder on the ≈240 kB push jobs apns-sender reads. A message it refuses goes
+        // through JSONDecoder: accepted if Foundation reads it (no valid message is lost to a decoder
+        // difference), otherwise Foundation's error names what is wrong (its text, kept stable).
+        func current(_ message: Message) throws(MessageDecodeError) -> Message {
             guard message.schema == Message.currentSchema else {
                 throw .unsupportedSchema(topic: topic, found: message.schema, expected: Message.currentSchema)
             }
             return message
         }
+        if let message = try? FastJSONDecoder().decode(Message.self, from: bytes) { return try current(message) }
         let data = Data(bytes)
-        let decodeError: any Error
+        let message: Message
         do {
-            let message = try JSONDecoder().decode(Message.self, from: data)
-            guard message.schema == Message.currentSchema else {
-                throw MessageDecodeError.unsupportedSchema(topic: topic, found: message.schema, expected: Message.currentSchema)
-            }
-            return message
-        } catch let error as MessageDecodeError {
-            throw error
+            message = try JSONDecoder().decode(Message.self, from: data)
         } catch {
-            decodeError = error
+            throw rejection(of: data, topic: topic, expected: Message.currentSchema, decodeError: error)
         }
-        throw rejection(of: data, topic: topic, expected: Message.currentSchema, decodeError: decodeError)
+        return try current(message)
     }
 
     /// Why `data` did not decode: the first of not JSON, not an object, another schema, a bad field.

@@ -95,8 +95,8 @@ extension LiveActivityStore {
     /// Up to `limit` ACTIVE activities of matches in play activated at or before `cutoff`, holding an update
     /// token, whose device has a push-to-start token (ordered by match, user, device).
     public func rolloverCandidates(activatedBefore cutoff: Date, limit: Int) async throws -> [ActivityRolloverCandidate] {
-        var candidates: [ActivityRolloverCandidate] = []
-        _ = try await database.stream(
+        // Bounded by LIMIT: one query, no cursor (the pass runs every 30 s and usually finds nothing).
+        try await database.query(
             """
             SELECT la.match_id, la.user_id, la.device_id, la.update_token, la.start_attempts, d.push_to_start_token,
                    d.apns_env, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq
@@ -107,12 +107,11 @@ extension LiveActivityStore {
             WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2
-            """, [cutoff, limit], batchSize: max(1, limit)
-        ) { row in
-            candidates.append(ActivityRolloverCandidate(
-                device: try FollowerDevice(row), updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts")))
+            """, [cutoff, limit]
+        ).map { row in
+            ActivityRolloverCandidate(
+                device: try FollowerDevice(row), updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts"))
         }
-        return candidates
     }
 
     // MARK: - Expiry (poller's TTL sweep)
