@@ -2,7 +2,9 @@
 // peak RSS (VmHWM). Also writes the inputs h2load needs for the same requests.
 //
 //   apns-bench --port P --ca CERT.pem --key AuthKey.p8 [--key-id KID] [--team-id T] [--bundle-id B]
-//              [-n 200000] [-c 2] [-m 500] [--workers c*m]
+//              [-n 200000] [-c 2] [-m 500] [--workers c*m] [--batch 1]
+//   --batch K > 1: each worker sends K pushes at a time through the batch API (`send(_ pushes:)`), as
+//   apns-sender sends a job; --workers then counts batches in flight (default 4, apns-sender's job limit).
 //   apns-bench --write-h2load-inputs DIR --key AuthKey.p8 [...]   (payload.json, headers.txt, path.txt)
 import APNs
 import Contracts
@@ -65,7 +67,8 @@ guard let port = Int(option("port", "")) else { fail("--port is required") }
 let total = Int(option("n", "200000"))!
 let connections = Int(option("c", "2"))!
 let streams = Int(option("m", "500"))!
-let workers = Int(option("workers", String(connections * streams)))!
+let batch = max(1, Int(option("batch", "1"))!)
+let workers = Int(option("workers", batch > 1 ? "4" : String(connections * streams)))!
 let caFile = options["ca"]
 
 let client: APNsClient
@@ -107,16 +110,21 @@ func run(count: Int, label: String) async -> (seconds: Double, latencies: [Int],
                 var latencies: [Int] = []
                 var failures: [String: Int] = [:]
                 while true {
-                    let index = next.value.add(1, ordering: .relaxed).oldValue
-                    if index >= count { break }
-                    let token = tokens[index % tokenCount]
-                    let outcome = await client.send(APNsPush(
-                        payload: payloadBytes, device: APNsDeviceToken(token, environment: .production), type: .liveActivity,
-                        priority: 5, expiration: expiration, apnsID: APNsID.derive(jobID: "\(label)-\(index)", token: token)))
-                    let parts = outcome.latency.components
-                    latencies.append(Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000))
-                    if outcome.action != .delivered {
-                        failures[outcome.reason?.rawValue ?? outcome.transportError ?? "status \(outcome.status ?? 0)", default: 0] += 1
+                    let first = next.value.add(batch, ordering: .relaxed).oldValue
+                    if first >= count { break }
+                    let pushes = (first..<min(first + batch, count)).map { index in
+                        let token = tokens[index % tokenCount]
+                        return APNsPush(
+                            payload: payloadBytes, device: APNsDeviceToken(token, environment: .production), type: .liveActivity,
+                            priority: 5, expiration: expiration, apnsID: APNsID.derive(jobID: "\(label)-\(index)", token: token))
+                    }
+                    let outcomes = batch == 1 ? [await client.send(pushes[0])] : await client.send(pushes)
+                    for outcome in outcomes {
+                        let parts = outcome.latency.components
+                        latencies.append(Int(parts.seconds) * 1_000_000 + Int(parts.attoseconds / 1_000_000_000_000))
+                        if outcome.action != .delivered {
+                            failures[outcome.reason?.rawValue ?? outcome.transportError ?? "status \(outcome.status ?? 0)", default: 0] += 1
+                        }
                     }
                 }
                 return (latencies, failures)

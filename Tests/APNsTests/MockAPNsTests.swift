@@ -163,6 +163,27 @@ import SharedTestSupport
         #expect(client.statistics(for: .production).requestsRequeued > 0)
     }
 
+    @Test func aJobOfBothEnvironmentsAnswersEveryPushInItsOwnPlace() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let targets = (0..<60).map { Fixtures.target(env: $0 % 3 == 0 ? .sandbox : .production) }
+        let gone = [targets[3], targets[4]]  // one sandbox, one production
+        for target in gone { mock.markUnregistered(target.token, timestamp: 1_800_000_000_000) }
+        let job = Fixtures.job(targets: targets)
+        let outcomes = await client.send(job)
+        #expect(outcomes.map(\.device) == targets, "outcomes in push order across the two pools")
+        for (outcome, push) in zip(outcomes, job) {
+            let expected: APNsAction = gone.contains(push.device) ? .tokenInvalid : .delivered
+            #expect(outcome.action == expected, "\(outcome)")
+            #expect(outcome.apnsID == push.apnsID && outcome.attempts == 1)
+        }
+        #expect(client.statistics(for: .sandbox).connectionsOpened >= 1, "the sandbox pushes went over the sandbox pool")
+        #expect(client.statistics(for: .production).connectionsOpened >= 1)
+        #expect(mock.counters.accepted == 58)
+    }
+
     @Test func maxConcurrentStreamsIsRespected() async throws {
         let mock = try Fixtures.mock(maxConcurrentStreams: 3, faults: MockAPNsFaults(latencyMilliseconds: 2))
         defer { mock.stop() }

@@ -84,6 +84,47 @@ import Testing
         #expect(client.statistics.peakStreamsPerConnection <= 100)
     }
 
+    @Test func aBatchGetsEveryAnswerInRequestOrderWithinTheStreamLimit() async throws {
+        let server = try TestTLS.server(maxConcurrentStreams: 50) { request in
+            request.path.hasSuffix("7")
+                ? HTTP2ServerResponse(status: 410, body: Array(#"{"reason":"Unregistered"}"#.utf8))
+                : HTTP2ServerResponse(status: 200, body: request.body)
+        }
+        defer { server.stop() }
+        let client = try TestTLS.client(port: server.port, connections: 2)
+        defer { client.shutdown() }
+        let count = 1500
+        let results = await client.send((0..<count).map { HTTP2Request(path: "/b/\($0)", body: Array("\($0)".utf8)) })
+        #expect(results.count == count)
+        for (index, answer) in results.enumerated() {
+            let response = try answer.result.get()
+            if index % 10 == 7 {
+                #expect(response.status == 410)
+            } else {
+                #expect(response.status == 200)
+                #expect(response.body == Array("\(index)".utf8))
+            }
+            #expect(answer.elapsed > .zero)
+        }
+        #expect(server.streamsOpened == count)
+        #expect(client.statistics.peakStreamsPerConnection <= 50)
+        #expect(await client.send([]).isEmpty)
+    }
+
+    @Test func aBatchToAnUnreachableServerAnswersEveryRequestWithARetryableError() async throws {
+        let client = try TestTLS.client(port: 1)
+        defer { client.shutdown() }
+        let results = await client.send((0..<20).map { HTTP2Request(path: "/u/\($0)") })
+        #expect(results.count == 20)
+        for answer in results {
+            guard case .failure(let error) = answer.result else {
+                Issue.record("expected a connect failure, got \(answer.result)")
+                continue
+            }
+            #expect(error.isRetryable)
+        }
+    }
+
     @Test func maxConcurrentStreamsIsNeverExceeded() async throws {
         let server = try TestTLS.server(maxConcurrentStreams: 3) { request in
             HTTP2ServerResponse(status: 200, delay: .milliseconds(5))

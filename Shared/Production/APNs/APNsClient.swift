@@ -54,55 +54,92 @@ public final class APNsClient: Sendable {
 
     /// Sends one push and returns its outcome (never throws).
     public func send(_ push: APNsPush) async -> APNsOutcome {
-        let started = ContinuousClock.now
         inFlight?.increment()
         defer { inFlight?.decrement() }
-        let http = push.device.environment == .production ? production : sandbox
-        var attempt = 0
-        var regenerated = false
-        while true {
-            attempt += 1
-            let authorization: String
-            do {
-                authorization = try tokens.authorization()
-            } catch {
-                return finish(APNsOutcome(
-                    device: push.device, action: .permanentFailure, status: nil, reason: nil, apnsID: push.apnsID, attempts: attempt,
-                    transportError: error.description), started)
+        return await send([push], over: push.device.environment == .production ? production : sandbox)[0]
+    }
+
+    /// Sends `pushes` all at once (one batch per environment; the HTTP/2 pool queues what exceeds the
+    /// streams) and returns one outcome per push, in their order (never throws). Pushes APNs refuses
+    /// with ExpiredProviderToken are sent once more with a new provider token.
+    public func send(_ pushes: [APNsPush]) async -> [APNsOutcome] {
+        guard !pushes.isEmpty else { return [] }
+        inFlight?.increment(by: Double(pushes.count))
+        defer { inFlight?.decrement(by: Double(pushes.count)) }
+        let sandboxIndices = pushes.indices.filter { pushes[$0].device.environment == .sandbox }
+        if sandboxIndices.isEmpty { return await send(pushes, over: production) }
+        if sandboxIndices.count == pushes.count { return await send(pushes, over: sandbox) }
+        let sandboxSet = Set(sandboxIndices)
+        let productionIndices = pushes.indices.filter { !sandboxSet.contains($0) }
+        async let sandboxOutcomes = send(sandboxIndices.map { pushes[$0] }, over: sandbox)
+        let productionOutcomes = await send(productionIndices.map { pushes[$0] }, over: production)
+        var outcomes = [APNsOutcome?](repeating: nil, count: pushes.count)
+        for (index, outcome) in zip(productionIndices, productionOutcomes) { outcomes[index] = outcome }
+        for (index, outcome) in zip(sandboxIndices, await sandboxOutcomes) { outcomes[index] = outcome }
+        return outcomes.map { $0! }
+    }
+
+    /// One environment's pushes: one batch, then at most one more for those refused with an expired
+    /// provider token, if a new one could be minted.
+    private func send(_ pushes: [APNsPush], over http: HTTP2Client) async -> [APNsOutcome] {
+        let started = ContinuousClock.now
+        var outcomes = await attempt(pushes, indices: Array(pushes.indices), number: 1, over: http)
+        let rejected = outcomes.indices.filter { outcomes[$0].outcome.action == .regenerateJWTAndRetry }
+        if !rejected.isEmpty, let authorization = outcomes[rejected[0]].authorizationUsed {
+            let fresh = (try? tokens.tokenRejected(authorization: authorization)) ?? false
+            logger.warning("APNs rejected the provider token as expired", [
+                "newTokenMinted": String(fresh), "pushes": String(rejected.count),
+            ])
+            if fresh {
+                let again = await attempt(pushes, indices: rejected, number: 2, over: http)
+                for (index, retried) in zip(rejected, again) {
+                    outcomes[index] = retried
+                    outcomes[index].outcome.latency = ContinuousClock.now - started
+                }
             }
-            let request = requests.request(push, authorization: authorization)
+        }
+        return outcomes.map { finish($0.outcome) }
+    }
+
+    /// An outcome and the authorization header its request carried (to say which token APNs refused).
+    private struct Attempted {
+        var outcome: APNsOutcome
+        var authorizationUsed: String?
+    }
+
+    /// Sends `pushes[indices]` as one batch; one result per index, in the same order.
+    private func attempt(_ pushes: [APNsPush], indices: [Int], number: Int, over http: HTTP2Client) async -> [Attempted] {
+        let authorization: String
+        do {
+            authorization = try tokens.authorization()
+        } catch {
+            return indices.map { index in
+                Attempted(outcome: APNsOutcome(
+                    device: pushes[index].device, action: .permanentFailure, status: nil, reason: nil,
+                    apnsID: pushes[index].apnsID, attempts: number, transportError: error.description), authorizationUsed: nil)
+            }
+        }
+        let answers = await http.send(indices.map { requests.request(pushes[$0], authorization: authorization) })
+        return zip(indices, answers).map { index, answer in
+            let push = pushes[index]
             var outcome: APNsOutcome
-            do {
-                let response = try await http.send(request)
+            switch answer.result {
+            case .success(let response):
                 let (reason, timestamp) = Self.parseError(response)
                 outcome = APNsOutcome(
                     device: push.device, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
-                    reason: reason, apnsID: push.apnsID, apnsTimestamp: timestamp, attempts: attempt)
-            } catch let error as HTTP2Error {
+                    reason: reason, apnsID: push.apnsID, apnsTimestamp: timestamp, attempts: number)
+            case .failure(let error):
                 outcome = APNsOutcome(
                     device: push.device, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
-                    apnsID: push.apnsID, attempts: attempt, transportError: error.description)
-            } catch {
-                outcome = APNsOutcome(
-                    device: push.device, action: .permanentFailure, status: nil, reason: nil, apnsID: push.apnsID, attempts: attempt,
-                    transportError: "\(error)")
+                    apnsID: push.apnsID, attempts: number, transportError: error.description)
             }
-            switch outcome.action {
-            case .regenerateJWTAndRetry where !regenerated:
-                regenerated = true
-                let fresh = (try? tokens.tokenRejected(authorization: authorization)) ?? false
-                logger.warning("APNs rejected the provider token as expired", ["newTokenMinted": String(fresh)])
-                if fresh { continue }
-                return finish(outcome, started)
-            default:
-                return finish(outcome, started)
-            }
+            outcome.latency = answer.elapsed
+            return Attempted(outcome: outcome, authorizationUsed: authorization)
         }
     }
 
-    private func finish(_ outcome: APNsOutcome, _ started: ContinuousClock.Instant) -> APNsOutcome {
-        var outcome = outcome
-        outcome.latency = ContinuousClock.now - started
+    private func finish(_ outcome: APNsOutcome) -> APNsOutcome {
         latency?.observe(outcome.latency)
         pushCounters?.count(outcome)
         return outcome

@@ -13,8 +13,6 @@ public struct APNsClientConfiguration: Sendable {
     public var caFile: String?
     public var connectionsPerHost: Int
     public var maxStreamsPerConnection: Int
-    /// Concurrent pushes per `send(_ pushes:)` batch.
-    public var maxInFlightPerBatch: Int
     public var requestTimeout: Duration
     /// Provider-token age at which a new one is minted (20…60 minutes).
     public var tokenRefreshInterval: Duration
@@ -23,7 +21,7 @@ public struct APNsClientConfiguration: Sendable {
     public init(
         teamID: String, keyID: String, signingKey: APNsSigningKey, bundleID: String,
         production: APNsEndpoint = .production, sandbox: APNsEndpoint = .sandbox, caFile: String? = nil,
-        connectionsPerHost: Int = 2, maxStreamsPerConnection: Int = 1000, maxInFlightPerBatch: Int = 1000,
+        connectionsPerHost: Int = 2, maxStreamsPerConnection: Int = 1000,
         requestTimeout: Duration = .seconds(30), tokenRefreshInterval: Duration = .seconds(50 * 60),
         clock: any WallClock = SystemWallClock()
     ) {
@@ -36,7 +34,6 @@ public struct APNsClientConfiguration: Sendable {
         self.caFile = caFile
         self.connectionsPerHost = connectionsPerHost
         self.maxStreamsPerConnection = maxStreamsPerConnection
-        self.maxInFlightPerBatch = maxInFlightPerBatch
         self.requestTimeout = requestTimeout
         self.tokenRefreshInterval = tokenRefreshInterval
         self.clock = clock

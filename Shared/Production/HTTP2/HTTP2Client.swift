@@ -41,6 +41,17 @@ public final class HTTP2Client: Sendable {
         }
     }
 
+    /// Sends every request at once (one hop to the event loop for all of them) and waits until each has an
+    /// answer or an error. Results are in request order; a batch costs one suspension, not one per request,
+    /// which is what a sender of thousands of pushes per job needs.
+    public func send(_ requests: [HTTP2Request]) async -> [HTTP2BatchResult] {
+        guard !requests.isEmpty else { return [] }
+        let pool = self.pool
+        return await withCheckedContinuation { continuation in
+            loop.execute { pool.value.enqueue(requests, continuation) }
+        }
+    }
+
     /// Fails queued requests, closes every connection and stops the loop thread.
     public func shutdown() {
         let pool = self.pool

@@ -47,3 +47,16 @@ public struct HTTP2Response: Sendable, Equatable {
         return headers.first { $0.name == lower }?.value
     }
 }
+
+/// One request's answer within a batch (`HTTP2Client.send(_:)` of an array).
+public struct HTTP2BatchResult: Sendable {
+    /// The complete response, or why there is none (check `HTTP2Error.isRetryable`).
+    public var result: Result<HTTP2Response, HTTP2Error>
+    /// Time from the batch's submission to this request's answer.
+    public var elapsed: Duration
+
+    public init(result: Result<HTTP2Response, HTTP2Error>, elapsed: Duration) {
+        self.result = result
+        self.elapsed = elapsed
+    }
+}

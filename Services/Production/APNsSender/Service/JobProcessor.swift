@@ -131,20 +131,10 @@ struct JobProcessor: Sendable {
         return .finished(delivered: 0, tokenInvalid: 0, dead: job.targets.count)
     }
 
-    /// One attempt for each target, all concurrently (a job has at most 1,000; the HTTP/2 pool
-    /// queues what exceeds its streams). Outcomes in target order.
+    /// One attempt for each target, all at once (a job has at most 1,000; the HTTP/2 pool queues what
+    /// exceeds its streams). Outcomes in target order.
     private func sendRound(_ job: PushJob, payload: [UInt8], targets: [PushTarget]) async -> [APNsOutcome] {
-        await withTaskGroup(of: (Int, APNsOutcome).self) { group in
-            for (index, target) in targets.enumerated() {
-                group.addTask {
-                    let outcome = await client.send(APNsPush(job, payload: payload, target: target))
-                    return (index, outcome)
-                }
-            }
-            var outcomes = [APNsOutcome?](repeating: nil, count: targets.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes.map { $0! }
-        }
+        await client.send(targets.map { APNsPush(job, payload: payload, target: $0) })
     }
 
     private func abandon(_ job: PushJob) -> Result {

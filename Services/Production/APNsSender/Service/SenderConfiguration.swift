@@ -167,7 +167,7 @@ public struct SenderConfiguration: Sendable {
             configuration: APNsClientConfiguration(
                 teamID: teamID, keyID: keyID, signingKey: key, bundleID: bundleID, production: production, sandbox: sandbox,
                 caFile: caFile, connectionsPerHost: connections, maxStreamsPerConnection: maxStreams,
-                maxInFlightPerBatch: PushJob.maximumTargets, requestTimeout: requestTimeout,
+                requestTimeout: requestTimeout,
                 clock: clock),
             logger: logger.child("apns"), metrics: metrics)
     }

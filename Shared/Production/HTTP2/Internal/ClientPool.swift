@@ -26,13 +26,25 @@ final class ClientPool: EventLoopFlushable {
     }
 
     func enqueue(_ request: HTTP2Request, _ continuation: CheckedContinuation<HTTP2Response, any Error>) {
-        let item = PendingRequest(
-            request: request, continuation: continuation,
-            deadline: EventLoop.monotonicNanoseconds() &+ configuration.requestTimeout.nanoseconds)
+        enqueue(request, waiter: .single(continuation), deadline: EventLoop.monotonicNanoseconds() &+ configuration.requestTimeout.nanoseconds)
+        loop.markDirty(self)
+    }
+
+    /// Queues every request of a batch in one go; `continuation` gets all the answers, in order.
+    func enqueue(_ requests: [HTTP2Request], _ continuation: CheckedContinuation<[HTTP2BatchResult], Never>) {
+        let collector = BatchCollector(count: requests.count, continuation: continuation)
+        let deadline = EventLoop.monotonicNanoseconds() &+ configuration.requestTimeout.nanoseconds
+        for (index, request) in requests.enumerated() {
+            enqueue(request, waiter: .batch(collector, index: index), deadline: deadline)
+        }
+        loop.markDirty(self)
+    }
+
+    private func enqueue(_ request: HTTP2Request, waiter: PendingRequest.Waiter, deadline: UInt64) {
+        let item = PendingRequest(request: request, waiter: waiter, deadline: deadline)
         if isShutDown { return item.fail(.shutdown) }
         if queue.count >= configuration.maxQueuedRequests { return item.fail(.connectionLost(message: "queue full")) }
         queue.append(item)
-        loop.markDirty(self)
     }
 
     /// Why a request goes back to the queue.

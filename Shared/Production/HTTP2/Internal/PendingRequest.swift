@@ -1,7 +1,13 @@
 /// A request waiting for, or holding, a stream. Completed exactly once. Loop-confined.
 final class PendingRequest {
+    /// Who waits for the answer: one caller's continuation, or one slot of a batch.
+    enum Waiter {
+        case single(CheckedContinuation<HTTP2Response, any Error>)
+        case batch(BatchCollector, index: Int)
+    }
+
     let request: HTTP2Request
-    private let continuation: CheckedContinuation<HTTP2Response, any Error>
+    private let waiter: Waiter
     let deadline: UInt64
     var requeues = 0
     private(set) var completed = false
@@ -19,22 +25,52 @@ final class PendingRequest {
         bodyOffset = 0
     }
 
-    init(request: HTTP2Request, continuation: CheckedContinuation<HTTP2Response, any Error>, deadline: UInt64) {
+    init(request: HTTP2Request, waiter: Waiter, deadline: UInt64) {
         self.request = request
-        self.continuation = continuation
+        self.waiter = waiter
         self.deadline = deadline
     }
 
     func succeed(_ response: HTTP2Response) {
         guard !completed else { return }
         completed = true
-        continuation.resume(returning: response)
+        switch waiter {
+        case .single(let continuation): continuation.resume(returning: response)
+        case .batch(let collector, let index): collector.complete(index, .success(response))
+        }
     }
 
     func fail(_ error: HTTP2Error) {
         guard !completed else { return }
         completed = true
-        continuation.resume(throwing: error)
+        switch waiter {
+        case .single(let continuation): continuation.resume(throwing: error)
+        case .batch(let collector, let index): collector.complete(index, .failure(error))
+        }
+    }
+}
+
+/// The answers of one `HTTP2Client.send(_:)` batch, collected on the loop thread; resumes its caller
+/// once, when the last request has its answer. Loop-confined.
+final class BatchCollector {
+    private var results: [HTTP2BatchResult?]
+    private var remaining: Int
+    private let startedAt: UInt64
+    private let continuation: CheckedContinuation<[HTTP2BatchResult], Never>
+
+    init(count: Int, continuation: CheckedContinuation<[HTTP2BatchResult], Never>) {
+        self.results = [HTTP2BatchResult?](repeating: nil, count: count)
+        self.remaining = count
+        self.startedAt = EventLoop.monotonicNanoseconds()
+        self.continuation = continuation
+    }
+
+    func complete(_ index: Int, _ result: Result<HTTP2Response, HTTP2Error>) {
+        guard results[index] == nil else { return }
+        let elapsed = EventLoop.monotonicNanoseconds() &- startedAt
+        results[index] = HTTP2BatchResult(result: result, elapsed: .nanoseconds(Int64(clamping: elapsed)))
+        remaining -= 1
+        if remaining == 0 { continuation.resume(returning: results.map { $0! }) }
     }
 }
 
