@@ -57,6 +57,8 @@ ticks_all() { local sum=0 pid; for pid in "$@"; do sum=$((sum + $(ticks "$pid"))
 peak_mb_all() { local top=0 pid value; for pid in "$@"; do value=$(peak_mb "$pid"); [[ "$value" -gt "$top" ]] && top=$value; done; echo "$top"; }
 per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1e6 / n : 0) }'; }
 counters() { curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/counters"; }
+# metric PORT NAME: the value of one series on a service's /metrics (0 when absent).
+metric() { curl -s "http://127.0.0.1:$1/metrics" | awk -v name="$2" '$1 == name { printf "%.0f", $2; found = 1 } END { if (!found) print 0 }'; }
 field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 wait_ready() {
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$1/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
@@ -144,6 +146,16 @@ for N in "${SIZES[@]}"; do
         "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
         "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb_all "${SENDERS[@]}")" "$(peak_mb_all "${COORDINATORS[@]}")" "$CHECK" "$LOAD"
     E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US")
+    if [[ "$REPLICAS" -gt 1 ]]; then
+        # Who did the work: targets delivered per apns-sender, targets fanned out per la-coordinator (one event
+        # is one match's: one la-coordinator fans it out; its jobs spread over the senders by partition).
+        SPLIT_S=""; SPLIT_L=""
+        for replica in $(seq 1 "$REPLICAS"); do
+            SPLIT_S+=" $(metric $((28200 + replica)) 'apns_sender_targets_total{action="delivered"}')"
+            SPLIT_L+=" $(metric $((28100 + replica)) 'la_targets_total')"
+        done
+        echo "  split over the replicas: apns-sender delivered${SPLIT_S}; la-coordinator fanned out${SPLIT_L} (warm-up included)"
+    fi
     stop_all
     "$BIN_DIR/e2e-fanout-bench" cleanup --match "$MATCH" --prefix "$RUN" >/dev/null
     "$BIN_DIR/e2e-fanout-bench" cleanup --match "warm-$MATCH" --prefix "$RUN" >/dev/null 2>&1 || true

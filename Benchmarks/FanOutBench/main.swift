@@ -88,8 +88,9 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
             """, [rows])
         try await database.execute(
             """
-            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token)
-            SELECT $1, 'user-' || (i / 3), 'device-' || (i % 3), 'active', repeat(md5(i::text), 5)
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, apns_env)
+            SELECT $1, 'user-' || (i / 3), 'device-' || (i % 3), 'active', repeat(md5(i::text), 5),
+                   CASE WHEN i % 10 = 0 THEN 'sandbox' ELSE 'production' END
             FROM generate_series(0, $2 - 1) AS i
             """, [matchId, rows])
         try await database.execute("VACUUM ANALYZE live_activities")

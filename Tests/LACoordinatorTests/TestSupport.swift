@@ -76,8 +76,9 @@ enum TestSupport {
             """, [userPrefix, users, devicesPerUser])
         try await database.execute(
             """
-            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token)
-            SELECT $4, $1 || u, 'd' || d, 'active', repeat(md5($4 || $1 || u || 'd' || d), 5)
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, apns_env)
+            SELECT $4, $1 || u, 'd' || d, 'active', repeat(md5($4 || $1 || u || 'd' || d), 5),
+                   CASE WHEN u % 10 = 0 THEN 'sandbox' ELSE 'production' END
             FROM generate_series(0, $2 - 1) AS u, generate_series(0, $3 - 1) AS d
             """, [userPrefix, users, devicesPerUser, matchId])
     }

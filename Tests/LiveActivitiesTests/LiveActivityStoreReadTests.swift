@@ -78,6 +78,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         try await database.execute("INSERT INTO devices (user_id, device_id, apns_env) VALUES ('u2', 'd1', 'sandbox')")
         try await Self.insert(database, user: "u2", status: "active", token: "t2")
+        try await database.execute("UPDATE live_activities SET apns_env = 'sandbox' WHERE user_id = 'u2'")  // as registered
         try await Self.insert(database, user: "u1", device: "d2", status: "active", token: "t1b")
         try await Self.insert(database, user: "u1", status: "active", token: "t1")
         try await Self.insert(database, user: "u3", status: "active")

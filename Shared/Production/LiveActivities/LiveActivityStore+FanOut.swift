@@ -3,7 +3,7 @@ import Postgres
 /// One ACTIVE activity of a match with its update token: a fan-out target.
 public struct ActiveActivity: Sendable, Equatable {
     public var updateToken: String
-    /// The device's `apns_env` ("production" when the device row has none).
+    /// The row's `apns_env`: the environment of the device when it registered the update token.
     public var apnsEnvironment: String
     public var userId: String
     public var deviceId: String
@@ -15,7 +15,7 @@ extension LiveActivityStore {
     /// Streams the match's ACTIVE activities holding an update token, `batchSize` rows per fetch.
     ///
     /// Ordered by (user_id, device_id) — the primary key's order within a match, so the server walks the
-    /// primary key (and merge-joins `devices` on its primary key) instead of sorting — which makes the
+    /// primary key instead of sorting, and reads no other table (the row carries its token's environment) — which makes the
     /// chunking, and so the job ids, the same every time the same rows are streamed. Every active row is a
     /// target (one per device: multi-device users get the push on each).
     /// - Returns: the rows streamed.
@@ -25,9 +25,8 @@ extension LiveActivityStore {
     {
         try await database.stream(
             """
-            SELECT la.update_token, COALESCE(d.apns_env, 'production'), la.user_id, la.device_id
+            SELECT la.update_token, la.apns_env, la.user_id, la.device_id
             FROM live_activities la
-            LEFT JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id
             WHERE la.match_id = $1 AND la.status = 'active' AND la.update_token IS NOT NULL
             ORDER BY la.user_id, la.device_id
             """, [matchId], batchSize: batchSize

@@ -105,10 +105,9 @@ public struct LiveActivityStore: Sendable {
             WITH ended AS (
                 UPDATE live_activities SET status = 'ended', end_reason = $3, updated_at = $4
                 WHERE match_id = $2 AND user_id = $1 AND status IN ('pending', 'active')
-                RETURNING device_id, update_token
+                RETURNING device_id, update_token, apns_env
             )
-            SELECT ended.device_id, ended.update_token, COALESCE(d.apns_env, 'production') AS apns_env
-            FROM ended LEFT JOIN devices d ON d.user_id = $1 AND d.device_id = ended.device_id ORDER BY ended.device_id
+            SELECT device_id, update_token, apns_env FROM ended ORDER BY device_id
             """, [userId, matchId, reason.rawValue, now], prepared: true)
         return try rows.map {
             UserEnded(deviceId: try $0.decode("device_id"), updateToken: try $0.decode("update_token", as: String?.self),
@@ -137,6 +136,7 @@ public struct LiveActivityStore: Sendable {
     /// - but while the match is at close of play, an ENDED or missing row of a follower becomes ENDED/day_end
     ///   instead (`.closeOfPlay`): a token that arrives after stumps must not make an activity ACTIVE
     ///   overnight, out of reach of the next day's start.
+    /// The row takes the device's APNs environment with the token (the build that minted the token decides it).
     public func registerUpdateToken(_ token: String, userId: String, matchId: String, deviceId: String, now: Date)
         async throws -> TokenRegistration
     {
@@ -168,10 +168,12 @@ public struct LiveActivityStore: Sendable {
             try await connection.execute(
                 """
                 INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at,
-                                             expires_at, activated_at)
-                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $5)
+                                             expires_at, activated_at, apns_env)
+                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $5,
+                        coalesce((SELECT apns_env FROM devices WHERE user_id = $2 AND device_id = $3), 'production'))
                 ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
                     status = 'active', end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
+                    apns_env = EXCLUDED.apns_env,
                     activated_at = CASE WHEN live_activities.status = 'active'
                                         THEN coalesce(live_activities.activated_at, live_activities.updated_at)
                                         ELSE EXCLUDED.activated_at END,

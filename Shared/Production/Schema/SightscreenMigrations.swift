@@ -4,7 +4,8 @@ import Postgres
 /// `PostgresMigrator(client).apply(SightscreenMigrations.all)`; never edit an applied one, add a new version.
 public enum SightscreenMigrations {
     /// All migrations, ascending by version.
-    public static let all: [PostgresMigration] = [initialTables, detectorState, pollerFeedHash, keyEventTime, feedBalls, activityDays, detectorStateOnce]
+    public static let all: [PostgresMigration] = [initialTables, detectorState, pollerFeedHash, keyEventTime, feedBalls, activityDays, detectorStateOnce,
+                                                   activityEnvironment]
 
     /// Version 1: the tables of DESIGN.md "PostgreSQL" (replacing the seeds' DynamoDB tables).
     public static let initialTables = PostgresMigration(
