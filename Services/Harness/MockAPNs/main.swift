@@ -5,7 +5,10 @@
 //   mock-apns [--host 127.0.0.1] [--port 2197] [--cert-dir DIR] --key FILE [--key-id KID]
 //             [--team-id TEAM] [--bundle-id ID] [--max-streams 1000] [--threads 1]
 //             [--record-file FILE] [--no-record] [--no-validate-payload]
-//       serves; DIR/cert.pem (generated if missing) is the CA file clients must trust.
+//             [--manage-port 2196] [--manage-sandbox-port 2195] [--channel-limit 10000]
+//       serves; DIR/cert.pem (generated if missing) is the CA file clients must trust. The channel management
+//       listeners (production, sandbox) open only when their port is given (0: a free one); broadcasts go to
+//       /4/broadcasts on the push port.
 // Every flag can also come from the environment: MOCK_APNS_PORT, MOCK_APNS_KEY, … (upper-case,
 // dashes → underscores). Control API: https://127.0.0.1:PORT/mock/{counters,faults,unregistered,deliveries,reset}.
 import Crypto
@@ -66,6 +69,17 @@ if let directory = options["generate-dev-key"] {
     }
 }
 
+/// `--manage-port` (production) and `--manage-sandbox-port`: the management listeners to open.
+func managementPorts() -> [APNsServerEnvironment: Int] {
+    var ports: [APNsServerEnvironment: Int] = [:]
+    for (name, environment) in [("manage-port", APNsServerEnvironment.production), ("manage-sandbox-port", .sandbox)] {
+        guard let text = option(name) else { continue }
+        guard let port = Int(text), (0...65535).contains(port) else { fail("--\(name) must be a port number, got \(text)") }
+        ports[environment] = port
+    }
+    return ports
+}
+
 guard let keyFile = option("key") else { fail("--key FILE (a .p8 or public key PEM) is required; make one with --generate-dev-key DIR") }
 let certificateDirectory = option("cert-dir", NSTemporaryDirectory() + "mock-apns-tls")!
 do {
@@ -76,13 +90,17 @@ do {
         teamID: option("team-id", "DEVTEAM001")!, keys: [keyID: try APNsSigningKey(contentsOfFile: keyFile)],
         bundleID: option("bundle-id", "com.sightscreen.app")!, maxConcurrentStreams: Int(option("max-streams", "1000")!) ?? 1000,
         threads: Int(option("threads", "1")!) ?? 1, validatePayloads: !flags.contains("no-validate-payload"),
-        recordDeliveries: !flags.contains("no-record"), deliveryLogFile: option("record-file"))
+        recordDeliveries: !flags.contains("no-record"), deliveryLogFile: option("record-file"),
+        managementPorts: managementPorts(), channelLimit: Int(option("channel-limit", "10000")!) ?? 10_000)
     let server = try MockAPNsServer(configuration: configuration)
     logger.info("mock-apns listening", [
         "port": String(server.port), "caFile": certificate.certificateFile, "keyId": keyID, "teamId": configuration.teamID,
         "bundleId": configuration.bundleID,
     ])
-    output("listening 127.0.0.1:\(server.port) ca=\(certificate.certificateFile)")
+    let manage = APNsServerEnvironment.allCases.compactMap { environment in
+        server.managementPort(for: environment).map { "\(environment.rawValue):\($0)" }
+    }
+    output("listening 127.0.0.1:\(server.port) ca=\(certificate.certificateFile)" + (manage.isEmpty ? "" : " manage=" + manage.joined(separator: ",")))
     signal(SIGPIPE, SIG_IGN)  // a client that closed its connection must not kill the mock
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)

@@ -23,15 +23,56 @@ final class LockedServer: Sendable {
 /// - `GET /mock/faults`, `POST /mock/faults` `MockAPNsFaults` JSON (missing fields = off)
 /// - `GET /mock/deliveries?token=…&since=SEQ&limit=N` → recorded `MockAPNsDelivery` list, oldest first (all tokens
 ///   when no token; only those with `sequence` > SEQ when given; at most N when given)
+/// - `GET /mock/channels` → every `MockAPNsChannel`
+/// - `POST /mock/channels/subscribe` / `unsubscribe` `{"channelId": "…", "subscriber": "…"}` → 204 (404 for an unknown channel)
+/// - `POST /mock/channels/subscribers` `{"channelId": "…", "count": N}` → counted-only subscribers (benchmarks)
+/// - `POST /mock/channels/delete` `{"channelId": "…"}` → deleted behind its owner's back
+/// - `GET /mock/broadcasts?channel=…&since=SEQ&limit=N` → recorded `MockAPNsBroadcast` list, oldest first
 /// - `POST /mock/reset` → clears everything
 enum MockAPNsAdmin {
-    static func handle(_ request: HTTP2ServerRequest, state: MockAPNsState, server: LockedServer) -> HTTP2ServerResponse {
+    private struct ChannelBody: Decodable {
+        var channelId: String
+        var subscriber: String?
+        var count: Int?
+    }
+
+    static func handle(_ request: HTTP2ServerRequest, state: MockAPNsState, channels: MockChannelStore, server: LockedServer)
+        -> HTTP2ServerResponse
+    {
         let parts = request.path.split(separator: "?", maxSplits: 1)
         let path = String(parts.first ?? "")
         let query = parts.count > 1 ? String(parts[1]) : ""
         switch (request.method, path) {
         case ("GET", "/mock/counters"):
-            return json(counters(state: state, server: server))
+            return json(counters(state: state, channels: channels, server: server))
+        case ("GET", "/mock/channels"):
+            return json(channels.channels())
+        case ("POST", "/mock/channels/subscribe"), ("POST", "/mock/channels/unsubscribe"), ("POST", "/mock/channels/subscribers"),
+             ("POST", "/mock/channels/delete"):
+            guard let body = try? JSONDecoder().decode(ChannelBody.self, from: Data(request.body)) else {
+                return error(400, "expected {\"channelId\": \"…\", …}")
+            }
+            let known: Bool
+            switch path {
+            case "/mock/channels/delete":
+                known = channels.delete(body.channelId, environment: nil)
+            case "/mock/channels/subscribers":
+                guard let count = body.count else { return error(400, "expected a count") }
+                known = channels.setCountedSubscribers(count, of: body.channelId)
+            default:
+                guard let subscriber = body.subscriber, !subscriber.isEmpty else { return error(400, "expected a subscriber") }
+                known = path.hasSuffix("/subscribe")
+                    ? channels.subscribe(subscriber, to: body.channelId) : channels.unsubscribe(subscriber, from: body.channelId)
+            }
+            return known ? HTTP2ServerResponse(status: 204) : error(404, "no channel \(body.channelId)")
+        case ("GET", "/mock/broadcasts"):
+            let parameters = queryParameters(query)
+            let since = parameters["since"].flatMap { Int($0) }
+            let limit = parameters["limit"].flatMap { Int($0) }
+            if parameters["since"] != nil && since == nil || parameters["limit"] != nil && (limit ?? 0) < 1 {
+                return error(400, "since must be an integer and limit a positive integer")
+            }
+            return json(channels.broadcasts(channel: parameters["channel"]?.removingPercentEncoding, since: since ?? 0, limit: limit ?? Int.max))
         case ("POST", "/mock/unregistered"):
             struct Body: Decodable {
                 var token: String
@@ -48,7 +89,7 @@ enum MockAPNsAdmin {
             guard let faults = try? JSONDecoder().decode(MockAPNsFaults.self, from: Data(request.body)) else {
                 return error(400, "expected a faults object")
             }
-            apply(faults, state: state, server: server)
+            apply(faults, state: state, channels: channels, server: server)
             return json(faults)
         case ("GET", "/mock/deliveries"):
             let parameters = queryParameters(query)
@@ -59,7 +100,7 @@ enum MockAPNsAdmin {
             }
             return json(state.deliveries(token: parameters["token"], since: since ?? 0, limit: limit ?? Int.max))
         case ("POST", "/mock/reset"):
-            apply(MockAPNsFaults(), state: state, server: server, reset: true)
+            apply(MockAPNsFaults(), state: state, channels: channels, server: server, reset: true)
             return HTTP2ServerResponse(status: 204)
         default:
             return error(404, "unknown control path \(path)")
@@ -76,21 +117,32 @@ enum MockAPNsAdmin {
         return result
     }
 
-    static func apply(_ faults: MockAPNsFaults, state: MockAPNsState, server: LockedServer, reset: Bool = false) {
-        if reset { state.reset() }
+    static func apply(_ faults: MockAPNsFaults, state: MockAPNsState, channels: MockChannelStore, server: LockedServer, reset: Bool = false) {
+        if reset {
+            state.reset()
+            channels.reset()
+        }
         state.setFaults(faults)
         server.value?.setGoAwayAfterStreams(faults.goAwayAfterStreams)
         if let streams = faults.maxConcurrentStreams { server.value?.setMaxConcurrentStreams(streams) }
     }
 
-    static func counters(state: MockAPNsState, server: LockedServer) -> MockAPNsCounters {
+    static func counters(state: MockAPNsState, channels: MockChannelStore, server: LockedServer) -> MockAPNsCounters {
         let counts = state.counts()
+        let broadcasts = channels.counts()
         let http = server.value
-        return MockAPNsCounters(
+        var counters = MockAPNsCounters(
             accepted: counts.accepted, rejected: counts.rejected, connections: http?.connectionsAccepted ?? 0, streams: http?.streamsOpened ?? 0,
             goAwaysSent: http?.goAwaysSent ?? 0, peakConcurrentStreams: http?.peakConcurrentStreams ?? 0,
             distinctTokens: counts.distinctTokens, repeatedPushes: counts.repeated, firstAcceptedAt: counts.firstAcceptedAt,
             lastAcceptedAt: counts.lastAcceptedAt)
+        counters.broadcastsAccepted = broadcasts.broadcastsAccepted
+        counters.broadcastCopies = broadcasts.broadcastCopies
+        counters.repeatedBroadcasts = broadcasts.repeatedBroadcasts
+        counters.firstBroadcastAcceptedAt = broadcasts.firstBroadcastAcceptedAt
+        counters.lastBroadcastAcceptedAt = broadcasts.lastBroadcastAcceptedAt
+        counters.channels = broadcasts.channels
+        return counters
     }
 
     private static func json(_ value: some Encodable) -> HTTP2ServerResponse {

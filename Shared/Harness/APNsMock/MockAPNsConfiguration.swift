@@ -26,12 +26,18 @@ public struct MockAPNsConfiguration: Sendable {
     /// The mock's idea of now (token age, 410 timestamps).
     public var clock: any WallClock
     public var faults: MockAPNsFaults
+    /// The channel management listeners to open, by environment (port 0 picks a free one; empty: none, and
+    /// broadcasts find no channel).
+    public var managementPorts: [APNsServerEnvironment: Int]
+    /// Channels per environment before CannotCreateChannelConfig (Apple: 10,000 per app per environment).
+    public var channelLimit: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, certificateFile: String, privateKeyFile: String, teamID: String,
         keys: [String: APNsSigningKey], bundleID: String, maxConcurrentStreams: Int = 1000, threads: Int = 1,
         validatePayloads: Bool = true, recordDeliveries: Bool = true, maxRecorded: Int = 1_000_000,
-        deliveryLogFile: String? = nil, clock: any WallClock = SystemWallClock(), faults: MockAPNsFaults = MockAPNsFaults()
+        deliveryLogFile: String? = nil, clock: any WallClock = SystemWallClock(), faults: MockAPNsFaults = MockAPNsFaults(),
+        managementPorts: [APNsServerEnvironment: Int] = [:], channelLimit: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -48,6 +54,8 @@ public struct MockAPNsConfiguration: Sendable {
         self.deliveryLogFile = deliveryLogFile
         self.clock = clock
         self.faults = faults
+        self.managementPorts = managementPorts
+        self.channelLimit = channelLimit
     }
 }
 
@@ -68,11 +76,15 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
     /// Device tokens answered 429 TooManyRequests on every push (APNs throttles per device
     /// token: "too many requests were made consecutively to the same device token").
     public var throttledTokens: Set<String>
+    /// Channel ids whose broadcasts are answered 429 TooManyRequests (APNs throttles a channel, not a device).
+    public var throttledChannels: Set<String>
+    /// The app's Broadcast capability switched off: broadcasts and channel management answer FeatureNotEnabled.
+    public var broadcastDisabled: Bool
 
     public init(
         tooManyRequestsRate: Double = 0, internalErrorRate: Double = 0, serviceUnavailableRate: Double = 0,
         goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil,
-        throttledTokens: Set<String> = []
+        throttledTokens: Set<String> = [], throttledChannels: Set<String> = [], broadcastDisabled: Bool = false
     ) {
         self.tooManyRequestsRate = tooManyRequestsRate
         self.internalErrorRate = internalErrorRate
@@ -81,11 +93,13 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
         self.latencyMilliseconds = latencyMilliseconds
         self.maxConcurrentStreams = maxConcurrentStreams
         self.throttledTokens = throttledTokens
+        self.throttledChannels = throttledChannels
+        self.broadcastDisabled = broadcastDisabled
     }
 
     enum CodingKeys: String, CodingKey {
         case tooManyRequestsRate, internalErrorRate, serviceUnavailableRate, goAwayAfterStreams, latencyMilliseconds
-        case maxConcurrentStreams, throttledTokens
+        case maxConcurrentStreams, throttledTokens, throttledChannels, broadcastDisabled
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +111,8 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
         latencyMilliseconds = try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0
         maxConcurrentStreams = try container.decodeIfPresent(Int.self, forKey: .maxConcurrentStreams)
         throttledTokens = try container.decodeIfPresent(Set<String>.self, forKey: .throttledTokens) ?? []
+        throttledChannels = try container.decodeIfPresent(Set<String>.self, forKey: .throttledChannels) ?? []
+        broadcastDisabled = try container.decodeIfPresent(Bool.self, forKey: .broadcastDisabled) ?? false
     }
 }
 
@@ -116,6 +132,8 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     /// Position in the mock's accepted-push log, from 1, increasing across `reset` (set when recorded);
     /// `GET /mock/deliveries?since=SEQ` returns the recorded pushes with a larger sequence.
     public var sequence: Int? = nil
+    /// Set on a broadcast's copy to one subscriber (`token` is then the subscriber): the channel it came through.
+    public var channelId: String? = nil
 }
 
 /// The mock's counters.
@@ -134,4 +152,14 @@ public struct MockAPNsCounters: Codable, Sendable, Equatable {
     /// Mock clock (Unix ms) of the first and the last accepted push since the last reset; 0 before any.
     public var firstAcceptedAt: Int64 = 0
     public var lastAcceptedAt: Int64 = 0
+    /// Broadcasts accepted since the last reset (device-push counters above never include them or their copies).
+    public var broadcastsAccepted: Int = 0
+    /// Copies of accepted broadcasts to subscribers (listed and counted ones).
+    public var broadcastCopies: Int = 0
+    /// Broadcasts accepted with an `apns-request-id` accepted before (0 when each was sent once).
+    public var repeatedBroadcasts: Int = 0
+    public var firstBroadcastAcceptedAt: Int64 = 0
+    public var lastBroadcastAcceptedAt: Int64 = 0
+    /// Channels that exist, by environment.
+    public var channels: [String: Int] = [:]
 }

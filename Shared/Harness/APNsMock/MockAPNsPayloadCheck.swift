@@ -59,6 +59,19 @@ enum MockAPNsPayloadCheck {
         return nil
     }
 
+    /// The problem text of a body that is not a JSON object.
+    static let notJSON = "payload is not a JSON object"
+
+    private struct EventOnly: Decodable {
+        struct APS: Decodable { var event: String? }
+        var aps: APS?
+    }
+
+    /// `aps.event` of a body, when it has one.
+    static func event(in payload: [UInt8]) -> String? {
+        (try? FastJSONDecoder().decode(EventOnly.self, from: payload))?.aps?.event
+    }
+
     /// nil when fine, otherwise what is wrong. Parsed with FastJSON (the project's tape decoder): the mock checks every push of a benchmark, so its
     /// cost is part of what is measured.
     static func problem(in payload: [UInt8], liveActivity: Bool) -> String? {
@@ -67,7 +80,7 @@ enum MockAPNsPayloadCheck {
             return liveActivity ? try decoder.decode(Body<LiveActivityChecks>.self, from: payload).problem
                 : try decoder.decode(Body<APSChecks>.self, from: payload).problem
         } catch {
-            return "payload is not a JSON object"
+            return notJSON
         }
     }
 }

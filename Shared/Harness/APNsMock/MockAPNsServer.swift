@@ -5,14 +5,19 @@ import Runtime
 
 /// An APNs look-alike over TLS HTTP/2 for tests and benchmarks: validates pushes like Apple
 /// (JWT signature and age, topic, push type, priority, expiration, apns-id, token, payload),
-/// answers 410 for unregistered tokens, injects faults, records accepted pushes. Control API on
-/// the same listener under `/mock/…` (see `MockAPNsAdmin`).
+/// answers 410 for unregistered tokens, injects faults, records accepted pushes. Broadcast channels too:
+/// a channel management listener per configured environment (`MockChannelManagement`), `/4/broadcasts` on
+/// the push listener (`MockBroadcastValidator`), and the fan-out of each accepted broadcast to the channel's
+/// subscribers (each gets a recorded copy, as a device push to its subscriber id). Control API on the push
+/// listener under `/mock/…` (see `MockAPNsAdmin`).
 public final class MockAPNsServer: Sendable {
     public let configuration: MockAPNsConfiguration
     private let server: LockedServer
     private let http: HTTP2Server
     private let state: MockAPNsState
     private let validator: MockAPNsValidator
+    private let channelStore: MockChannelStore
+    private let management: [APNsServerEnvironment: HTTP2Server]
 
     /// The bound port.
     public var port: Int { http.port }
@@ -32,6 +37,9 @@ public final class MockAPNsServer: Sendable {
         let holder = LockedServer()
         self.server = holder
         let clock = configuration.clock
+        let channelStore = MockChannelStore(limit: configuration.channelLimit)
+        self.channelStore = channelStore
+        let broadcasts = MockBroadcastValidator(bundleID: configuration.bundleID, channels: channelStore, validator: validator)
         let http = try HTTP2Server(
             configuration: HTTP2ServerConfiguration(
                 host: configuration.host, port: configuration.port, certificateFile: configuration.certificateFile,
@@ -39,20 +47,39 @@ public final class MockAPNsServer: Sendable {
                 goAwayAfterStreams: configuration.faults.goAwayAfterStreams, threads: configuration.threads),
             handler: { request in
                 if request.path.hasPrefix("/mock/") {
-                    return MockAPNsAdmin.handle(request, state: state, server: holder)
+                    return MockAPNsAdmin.handle(request, state: state, channels: channelStore, server: holder)
+                }
+                if request.path.hasPrefix(MockBroadcastValidator.pathPrefix) {
+                    return Self.answerBroadcast(request, state: state, channels: channelStore, validator: broadcasts, clock: clock)
                 }
                 return Self.answer(request, state: state, validator: validator, clock: clock)
             })
         holder.set(http)
         self.http = http
+        var management: [APNsServerEnvironment: HTTP2Server] = [:]
+        for (environment, port) in configuration.managementPorts {
+            let api = MockChannelManagement(
+                environment: environment, bundleID: configuration.bundleID, channels: channelStore, state: state, validator: validator,
+                clock: clock)
+            management[environment] = try HTTP2Server(
+                configuration: HTTP2ServerConfiguration(
+                    host: configuration.host, port: port, certificateFile: configuration.certificateFile,
+                    privateKeyFile: configuration.privateKeyFile, maxConcurrentStreams: 100),
+                handler: { request in api.answer(request) })
+        }
+        self.management = management
         if let streams = configuration.faults.maxConcurrentStreams { http.setMaxConcurrentStreams(streams) }
     }
 
     deinit { stop() }
 
-    /// Stops the listener and flushes the delivery log.
+    /// The port of the channel management listener of `environment` (nil when not configured).
+    public func managementPort(for environment: APNsServerEnvironment) -> Int? { management[environment]?.port }
+
+    /// Stops the listeners and flushes the delivery log.
     public func stop() {
         http.stop()
+        for listener in management.values { listener.stop() }
         state.flushLog()
     }
 
@@ -65,7 +92,7 @@ public final class MockAPNsServer: Sendable {
 
     /// Replaces the fault settings (GOAWAY and stream limits apply to the HTTP/2 server at once).
     public func setFaults(_ faults: MockAPNsFaults) {
-        MockAPNsAdmin.apply(faults, state: state, server: server)
+        MockAPNsAdmin.apply(faults, state: state, channels: channelStore, server: server)
     }
 
     public var faults: MockAPNsFaults { state.faults }
@@ -76,10 +103,35 @@ public final class MockAPNsServer: Sendable {
         state.deliveries(token: token, since: since, limit: limit)
     }
 
-    public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, server: server) }
+    public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, channels: channelStore, server: server) }
 
-    /// Clears counters, deliveries, unregistered tokens and faults.
-    public func reset() { MockAPNsAdmin.apply(MockAPNsFaults(), state: state, server: server, reset: true) }
+    /// Clears counters, deliveries, unregistered tokens, faults, channels and broadcasts.
+    public func reset() { MockAPNsAdmin.apply(MockAPNsFaults(), state: state, channels: channelStore, server: server, reset: true) }
+
+    // MARK: - Channels (also reachable over /mock/channels…)
+
+    /// Every channel with its subscribers.
+    public func channels() -> [MockAPNsChannel] { channelStore.channels() }
+
+    /// Subscribes `subscriber` (a simulated activity's id; copies are recorded as pushes to it); false for an unknown channel.
+    @discardableResult
+    public func subscribe(_ subscriber: String, to channelId: String) -> Bool { channelStore.subscribe(subscriber, to: channelId) }
+
+    @discardableResult
+    public func unsubscribe(_ subscriber: String, from channelId: String) -> Bool { channelStore.unsubscribe(subscriber, from: channelId) }
+
+    /// Counted-only subscribers of a channel (benchmarks); false for an unknown channel.
+    @discardableResult
+    public func setCountedSubscribers(_ count: Int, of channelId: String) -> Bool { channelStore.setCountedSubscribers(count, of: channelId) }
+
+    /// Deletes a channel behind its owner's back (as the capability switch or another tool would); false when unknown.
+    @discardableResult
+    public func deleteChannel(_ channelId: String) -> Bool { channelStore.delete(channelId, environment: nil) }
+
+    /// Recorded broadcasts (of one channel, or all) with a sequence above `since`, oldest first.
+    public func broadcasts(channel: String? = nil, since: Int = 0, limit: Int = Int.max) -> [MockAPNsBroadcast] {
+        channelStore.broadcasts(channel: channel, since: since, limit: limit)
+    }
 
     // MARK: - Push handling
 
@@ -114,13 +166,54 @@ public final class MockAPNsServer: Sendable {
         }
     }
 
-    static func rejection(_ reason: APNsReason, apnsID: String?, detail: String? = nil, timestamp: Int64? = nil, delay: Duration?) -> HTTP2ServerResponse {
+    static func answerBroadcast(
+        _ request: HTTP2ServerRequest, state: MockAPNsState, channels: MockChannelStore, validator: MockBroadcastValidator, clock: any WallClock
+    ) -> HTTP2ServerResponse {
+        let nowMilliseconds = Int64(clock.now().timeIntervalSince1970 * 1000)
+        let faults = state.faults
+        let delay: Duration? = faults.latencyMilliseconds > 0 ? .milliseconds(faults.latencyMilliseconds) : nil
+        let requestHeader = request.header("apns-request-id")
+        switch validator.validate(request, nowSeconds: nowMilliseconds / 1000, broadcastDisabled: faults.broadcastDisabled) {
+        case .reject(let reason, let detail):
+            state.noteRejected(reason)
+            return rejection(reason, apnsID: nil, requestID: requestHeader, detail: detail, delay: delay)
+        case .accept(let channelId, let environment, let requestId, let priority, let expiration):
+            let roll = Double.random(in: 0..<1)
+            let injected: APNsReason? =
+                faults.throttledChannels.contains(channelId) ? .tooManyRequests
+                : roll < faults.tooManyRequestsRate ? .tooManyRequests
+                : roll < faults.tooManyRequestsRate + faults.internalErrorRate ? .internalServerError
+                : roll < faults.tooManyRequestsRate + faults.internalErrorRate + faults.serviceUnavailableRate ? .serviceUnavailable
+                : nil
+            if let injected {
+                state.noteRejected(injected)
+                return rejection(injected, apnsID: nil, requestID: requestId, delay: delay)
+            }
+            let payload = String(decoding: request.body, as: UTF8.self)
+            let (record, subscribers) = channels.accept(
+                channelId: channelId, environment: environment, requestId: requestId, priority: priority, expiration: expiration,
+                payload: payload, receivedAt: nowMilliseconds)
+            state.recordCopies(subscribers.map { subscriber in
+                MockAPNsDelivery(
+                    apnsID: requestId, token: subscriber, topic: validator.bundleID + ".push-type.liveactivity", pushType: "liveactivity",
+                    priority: priority, expiration: expiration, collapseID: nil, payload: payload, receivedAt: nowMilliseconds,
+                    connectionID: request.connectionID, channelId: channelId)
+            })
+            return HTTP2ServerResponse(status: 200, headers: [
+                HTTP2Header("apns-request-id", requestId), HTTP2Header("apns-unique-id", record.uniqueId),
+            ], delay: delay)
+        }
+    }
+
+    static func rejection(_ reason: APNsReason, apnsID: String?, requestID: String? = nil, detail: String? = nil, timestamp: Int64? = nil,
+                          delay: Duration?) -> HTTP2ServerResponse {
         var body = #"{"reason":"\#(reason.rawValue)""#
         if let timestamp { body += #","timestamp":\#(timestamp)"# }
         if let detail { body += #","detail":"\#(detail.replacingOccurrences(of: "\"", with: "'"))""# }
         body += "}"
         var headers = [HTTP2Header("content-type", "application/json")]
         if let apnsID { headers.append(HTTP2Header("apns-id", apnsID)) }
+        if let requestID { headers.append(HTTP2Header("apns-request-id", requestID)) }
         return HTTP2ServerResponse(status: reason.status, headers: headers, body: Array(body.utf8), delay: delay)
     }
 }

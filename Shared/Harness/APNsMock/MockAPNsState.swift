@@ -39,7 +39,7 @@ final class MockAPNsState: Sendable {
         self.maxRecorded = maxRecorded
         if let logFile {
             if !FileManager.default.fileExists(atPath: logFile) {
-                FileManager.default.createFile(atPath: logFile, contents: nil)
+                _ = FileManager.default.createFile(atPath: logFile, contents: nil)
             }
             guard let handle = FileHandle(forWritingAtPath: logFile) else {
                 throw APNsError.invalidConfiguration("cannot open delivery log \(logFile)")
@@ -82,6 +82,32 @@ final class MockAPNsState: Sendable {
             }
             guard let line else { return nil }
             storage.logBuffer.append(contentsOf: line)
+            guard storage.logBuffer.count >= 64 * 1024 else { return nil }
+            defer { storage.logBuffer.removeAll(keepingCapacity: true) }
+            return storage.logBuffer
+        }
+        if let flush { log?.write(Data(flush)) }
+    }
+
+    /// Records a broadcast's copies to its subscribers like accepted pushes (sequence, log, per-token index) without
+    /// counting them as device pushes.
+    func recordCopies(_ copies: [MockAPNsDelivery]) {
+        guard !copies.isEmpty else { return }
+        var lines: [[UInt8]] = []
+        if log != nil {
+            let encoder = JSONEncoder()
+            lines = copies.compactMap { copy -> [UInt8]? in (try? encoder.encode(copy)).map { Array($0) + [0x0a] } }
+        }
+        let flush: [UInt8]? = storage.withLock { storage in
+            for copy in copies where record && storage.recorded < maxRecorded {
+                var numbered = copy
+                storage.lastSequence += 1
+                numbered.sequence = storage.lastSequence
+                storage.byToken[copy.token, default: []].append(storage.log.count)
+                storage.log.append(numbered)
+                storage.recorded += 1
+            }
+            for line in lines { storage.logBuffer.append(contentsOf: line) }
             guard storage.logBuffer.count >= 64 * 1024 else { return nil }
             defer { storage.logBuffer.removeAll(keepingCapacity: true) }
             return storage.logBuffer

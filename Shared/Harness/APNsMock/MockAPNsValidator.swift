@@ -82,7 +82,8 @@ final class MockAPNsValidator: Sendable {
             receivedAt: nowMilliseconds, connectionID: request.connectionID))
     }
 
-    private func checkAuthorization(_ header: String?, now: Int64) -> APNsReason? {
+    /// The provider token's problem, if any (`now` in Unix seconds): shared by pushes, broadcasts and channel management.
+    func checkAuthorization(_ header: String?, now: Int64) -> APNsReason? {
         guard let header, header.hasPrefix("bearer "), header.count > 7 else { return .missingProviderToken }
         let issuedAt: Int64
         if let cached = verified.withLock({ $0[header] }) {

@@ -9,6 +9,9 @@ public enum APNsAction: String, Sendable, Hashable, CaseIterable {
     case retry
     /// 403 ExpiredProviderToken: mint a new JWT and send again.
     case regenerateJWTAndRetry
+    /// Broadcasts and channel management: 400 ChannelNotRegistered / BadChannelId — the channel is gone
+    /// (deleted, or never this environment's): create a new one and re-start its subscribers.
+    case channelInvalid
     /// Anything else (413 PayloadTooLarge, 400 BadTopic, 403 InvalidProviderToken, …): retrying the
     /// same request cannot help — dead-letter it.
     case permanentFailure
@@ -21,6 +24,7 @@ public enum APNsAction: String, Sendable, Hashable, CaseIterable {
         switch reason {
         case .unregistered?, .expiredToken?, .badDeviceToken?: return .tokenInvalid
         case .expiredProviderToken?: return .regenerateJWTAndRetry
+        case .channelNotRegistered?, .badChannelId?: return .channelInvalid
         case .tooManyRequests?, .tooManyProviderTokenUpdates?, .internalServerError?, .serviceUnavailable?, .shutdown?,
              .idleTimeout?:
             return .retry

@@ -10,9 +10,10 @@ public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
     public let tokens: APNsTokenProvider
     public let requests: APNsRequestFactory
-    private let production: HTTP2Client
-    private let sandbox: HTTP2Client
-    private let logger: Logger
+    let production: HTTP2Client
+    let sandbox: HTTP2Client
+    let logger: Logger
+    let metrics: MetricsRegistry?
     private let pushCounters: APNsPushCounters?
     private let latency: Histogram?
     private let inFlight: Gauge?
@@ -36,6 +37,7 @@ public final class APNsClient: Sendable {
         self.production = try pool(configuration.production)
         self.sandbox = try pool(configuration.sandbox)
         self.logger = logger
+        self.metrics = metrics
         self.pushCounters = metrics.map(APNsPushCounters.init(registry:))
         self.latency = metrics?.histogram("apns_send_seconds", help: "Time from first attempt to final APNs answer")
         self.inFlight = metrics?.gauge("apns_in_flight", help: "Pushes waiting for an APNs answer")

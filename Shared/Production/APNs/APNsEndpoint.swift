@@ -19,6 +19,12 @@ public struct APNsEndpoint: Sendable, Equatable {
     /// api.sandbox.push.apple.com:443
     public static let sandbox = APNsEndpoint(host: "api.sandbox.push.apple.com")
 
+    /// Channel management, production: api-manage-broadcast.push.apple.com:2196 (broadcasts themselves go to
+    /// the push host, `production`).
+    public static let manageProduction = APNsEndpoint(host: "api-manage-broadcast.push.apple.com", port: 2196)
+    /// Channel management, sandbox: api-manage-broadcast.sandbox.push.apple.com:2195.
+    public static let manageSandbox = APNsEndpoint(host: "api-manage-broadcast.sandbox.push.apple.com", port: 2195)
+
     /// mock-apns (or anything) on loopback; its certificate covers 127.0.0.1 and localhost.
     public static func local(port: Int) -> APNsEndpoint { APNsEndpoint(host: "127.0.0.1", port: port) }
 }

@@ -1,5 +1,6 @@
 /// Every `reason` APNs answers for device pushes (Apple, "Handling notification responses from
-/// APNs"), plus `unknown` for strings not known yet.
+/// APNs"), for broadcasts and channel management (Apple, "Handling error responses from Apple Push
+/// Notification service" of the broadcast API), plus `unknown` for strings not known yet.
 public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     case badCollapseId, badDeviceToken, badExpirationDate, badMessageId, badPriority, badTopic
     case deviceTokenNotForTopic, duplicateHeaders, idleTimeout, invalidPushType, missingDeviceToken
@@ -11,6 +12,11 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
     case payloadTooLarge
     case tooManyProviderTokenUpdates, tooManyRequests
     case internalServerError, serviceUnavailable, shutdown
+    // Broadcast channels (400 unless noted).
+    case featureNotEnabled, missingChannelId, badChannelId, channelNotRegistered, badRequestParams, badRequestPayload
+    case missingPushType, cannotCreateChannelConfig
+    /// 403: the provider token's (or certificate's) bundle ids do not cover the path's bundle id.
+    case topicMismatch
     case unknown(String)
 
     /// Every known reason (not `unknown`).
@@ -21,13 +27,16 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
         .badEnvironmentKeyInToken, .badPath, .methodNotAllowed, .expiredToken, .unregistered, .payloadTooLarge,
         .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown,
+        .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .badRequestPayload,
+        .missingPushType, .cannotCreateChannelConfig, .topicMismatch,
     ]
 
     private static let byName: [String: APNsReason] = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
 
-    /// The reason for a wire string; never fails (`unknown` keeps the text).
+    /// The reason for a wire string; never fails (`unknown` keeps the text). "Service Unavailable", as the
+    /// broadcast API's table spells it, is `serviceUnavailable`.
     public init(rawValue: String) {
-        self = Self.byName[rawValue] ?? .unknown(rawValue)
+        self = Self.byName[rawValue] ?? (rawValue == "Service Unavailable" ? .serviceUnavailable : .unknown(rawValue))
     }
 
     /// The wire string, e.g. "BadDeviceToken".
@@ -65,6 +74,15 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         case .internalServerError: "InternalServerError"
         case .serviceUnavailable: "ServiceUnavailable"
         case .shutdown: "Shutdown"
+        case .featureNotEnabled: "FeatureNotEnabled"
+        case .missingChannelId: "MissingChannelId"
+        case .badChannelId: "BadChannelId"
+        case .channelNotRegistered: "ChannelNotRegistered"
+        case .badRequestParams: "BadRequestParams"
+        case .badRequestPayload: "BadRequestPayload"
+        case .missingPushType: "MissingPushType"
+        case .cannotCreateChannelConfig: "CannotCreateChannelConfig"
+        case .topicMismatch: "TopicMismatch"
         case .unknown(let text): text
         }
     }
@@ -74,10 +92,12 @@ public enum APNsReason: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
              .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-             .missingTopic, .payloadEmpty, .topicDisallowed, .unknown:
+             .missingTopic, .payloadEmpty, .topicDisallowed, .unknown,
+             .featureNotEnabled, .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .badRequestPayload,
+             .missingPushType, .cannotCreateChannelConfig:
             400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
-             .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken:
+             .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyInToken, .topicMismatch:
             403
         case .badPath: 404
         case .methodNotAllowed: 405

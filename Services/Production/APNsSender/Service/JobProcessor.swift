@@ -64,7 +64,7 @@ struct JobProcessor: Sendable {
                 case .retry, .regenerateJWTAndRetry:
                     again.append(target)
                     lastError = Self.describe(outcome)
-                case .permanentFailure:
+                case .permanentFailure, .channelInvalid:  // a channel reason cannot answer a device push
                     dead.append(target)
                     lastError = Self.describe(outcome)
                     cause = .permanent
