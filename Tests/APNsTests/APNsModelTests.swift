@@ -7,7 +7,9 @@ import Testing
         for reason in APNsReason.allKnown {
             #expect(APNsReason(rawValue: reason.rawValue) == reason)
         }
-        #expect(APNsReason.allKnown.count == 32)
+        #expect(APNsReason.allKnown.count == 41)
+        #expect(APNsReason(rawValue: "Service Unavailable") == .serviceUnavailable, "the broadcast table's spelling")
+        #expect(APNsReason.topicMismatch.status == 403 && APNsReason.channelNotRegistered.status == 400)
         #expect(APNsReason(rawValue: "SomethingNew") == .unknown("SomethingNew"))
         #expect(APNsReason.unregistered.status == 410)
         #expect(APNsReason.payloadTooLarge.status == 413)
@@ -31,6 +33,11 @@ import Testing
         (403, .invalidProviderToken, .permanentFailure),
         (400, .unknown("PayloadInvalid"), .permanentFailure),
         (502, .unknown("BadGateway"), .retry),
+        (400, .channelNotRegistered, .channelInvalid),
+        (400, .badChannelId, .channelInvalid),
+        (400, .featureNotEnabled, .permanentFailure),
+        (400, .cannotCreateChannelConfig, .permanentFailure),
+        (403, .topicMismatch, .permanentFailure),
     ] as [(Int, APNsReason?, APNsAction)])
     func reasonsMapToActions(status: Int, reason: APNsReason?, action: APNsAction) {
         #expect(APNsAction.classify(status: status, reason: reason) == action)
@@ -74,6 +81,31 @@ import Testing
         #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-push-type", "alert")))
         #expect(alert.headers.contains(where: HTTP2HeaderMatch.value("apns-topic", "com.example.app")))
         #expect(!alert.headers.contains { $0.name == "apns-expiration" || $0.name == "apns-collapse-id" })
+    }
+
+    @Test func broadcastAndChannelRequestsHaveApplesShapes() {
+        let factory = APNsRequestFactory(bundleID: "com.example.app")
+        let broadcast = factory.broadcastRequest(
+            APNsBroadcast(payload: [7], channel: APNsChannelID("dGVzdA=="), environment: .production, priority: 5, expiration: 0,
+                          requestID: "rid"), authorization: "bearer x")
+        #expect(broadcast.method == "POST" && broadcast.path == "/4/broadcasts/apps/com.example.app" && broadcast.body == [7])
+        let headers = Dictionary(broadcast.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(headers["apns-channel-id"] == "dGVzdA==" && headers["apns-push-type"] == "liveactivity")
+        #expect(headers["apns-priority"] == "5" && headers["apns-expiration"] == "0" && headers["apns-request-id"] == "rid")
+        #expect(headers["apns-topic"] == nil, "the path names the app")
+        let create = factory.createChannelRequest(storagePolicy: .mostRecentMessageStored, requestID: "r1", authorization: "bearer x")
+        #expect(create.method == "POST" && create.path == "/1/apps/com.example.app/channels")
+        #expect(String(decoding: create.body, as: UTF8.self) == #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+        let read = factory.readChannelRequest(APNsChannelID("abcd"), requestID: "r2", authorization: "bearer x")
+        let delete = factory.deleteChannelRequest(APNsChannelID("abcd"), requestID: "r3", authorization: "bearer x")
+        #expect(read.method == "GET" && delete.method == "DELETE" && read.path == create.path && delete.path == create.path)
+        #expect(read.headers.contains(where: HTTP2HeaderMatch.value("apns-channel-id", "abcd")) && read.body.isEmpty)
+        let list = factory.listChannelsRequest(requestID: "r4", authorization: "bearer x")
+        #expect(list.method == "GET" && list.path == "/1/apps/com.example.app/all-channels")
+        #expect(APNsEndpoint.manageProduction.port == 2196 && APNsEndpoint.manageSandbox.port == 2195)
+        #expect(APNsEndpoint.manageSandbox.host == "api-manage-broadcast.sandbox.push.apple.com")
+        for good in ["dGVzdA==", "QUJDRA==", "abcd", "a+b/"] { #expect(APNsChannelID.isWellFormed(good), "\(good)") }
+        for bad in ["", "abc", "a b=", "ab===", "é123", String(repeating: "A", count: 260)] { #expect(!APNsChannelID.isWellFormed(bad), "\(bad)") }
     }
 
     @Test func endpointsDefaultToApple() {

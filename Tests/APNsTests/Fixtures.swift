@@ -20,13 +20,31 @@ enum Fixtures {
 
     static func mock(
         maxConcurrentStreams: Int = 1000, faults: MockAPNsFaults = MockAPNsFaults(), clock: any WallClock = SystemWallClock(),
-        logFile: String? = nil
+        logFile: String? = nil, managementPorts: [APNsServerEnvironment: Int] = [:], channelLimit: Int = 10_000
     ) throws -> MockAPNsServer {
         try MockAPNsServer(configuration: MockAPNsConfiguration(
             certificateFile: certificate.certificateFile, privateKeyFile: certificate.privateKeyFile, teamID: teamID,
             keys: [keyID: try APNsSigningKey(pem: key.publicKeyPEM)], bundleID: bundleID,
-            maxConcurrentStreams: maxConcurrentStreams, deliveryLogFile: logFile, clock: clock, faults: faults))
+            maxConcurrentStreams: maxConcurrentStreams, deliveryLogFile: logFile, clock: clock, faults: faults,
+            managementPorts: managementPorts, channelLimit: channelLimit))
     }
+
+    /// A mock with both management listeners on free ports.
+    static func broadcastMock(faults: MockAPNsFaults = MockAPNsFaults(), channelLimit: Int = 10_000, clock: any WallClock = SystemWallClock())
+        throws -> MockAPNsServer
+    {
+        try mock(faults: faults, clock: clock, managementPorts: [.production: 0, .sandbox: 0], channelLimit: channelLimit)
+    }
+
+    /// The channel management client of `client`'s app against `mock`'s management listeners.
+    static func channelClient(_ mock: MockAPNsServer, tokens: APNsTokenProvider, bundleID: String = Fixtures.bundleID) throws -> APNsChannelClient {
+        try APNsChannelClient(
+            bundleID: bundleID, tokens: tokens, production: .local(port: mock.managementPort(for: .production)!),
+            sandbox: .local(port: mock.managementPort(for: .sandbox)!), caFile: certificate.certificateFile, requestTimeout: .seconds(10))
+    }
+
+    /// A broadcast update body (the same `aps` as a token update).
+    static let broadcastUpdate = Array(#"{"aps":{"timestamp":\#(now),"event":"update","content-state":{"score":"99/2"}}}"#.utf8)
 
     static func client(
         port: Int, key: APNsSigningKey = Fixtures.key, bundleID: String = Fixtures.bundleID, clock: any WallClock = SystemWallClock(),
