@@ -82,6 +82,8 @@ var productionLibraries: [Target] {[
     shared("Cricket", ["Contracts", "Runtime"]),
     shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),
     shared("LiveActivities", ["Postgres"]),
+    // The broadcast_channels table's one store (issue 19).
+    shared("BroadcastChannels", ["Postgres", "Contracts", "Runtime"]),
     shared("Matches", ["Contracts", "Postgres"]),
     shared("Detection", ["Cricket", "Contracts", "FastJSON"]),
     // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests, the self-signed certificate tool.
@@ -97,8 +99,9 @@ var productionLibraries: [Target] {[
 
 /// What ships: the five services (each a library of its logic and a thin main) and the operator CLI.
 var productionExecutables: [Target] {
-    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime"],
-            main: ["Kafka", "Postgres", "Runtime", "ServiceKit"])
+    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime",
+                       "APNs", "BroadcastChannels"],
+            main: ["APNs", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Runtime"],
               main: ["Contracts", "DeadLetter", "FeedHistory", "Detection", "Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "LiveActivities", "Matches", "Runtime"],

@@ -94,28 +94,8 @@ public struct SenderConfiguration: Sendable {
 
     /// Reads every variable (see the property docs); `shutdownGrace` comes from `ServiceOptions`.
     public init(_ environment: EnvironmentReader, shutdownGrace: Duration) throws(ConfigurationError) {
-        func identifier(_ name: String) throws(ConfigurationError) -> String {
-            let value = try environment.requiredString(name)
-            guard value.utf8.allSatisfy({ $0 == 0x2E || $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
-                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw .invalid(variable: name, value: value, expected: "letters, digits, '.', '-' or '_'")
-            }
-            return value
-        }
-        func endpoint(_ prefix: String, _ fallback: APNsEndpoint) throws(ConfigurationError) -> APNsEndpoint {
-            let host = environment.string("\(prefix)_HOST", default: fallback.host)
-            let port = try environment.port("\(prefix)_PORT", default: UInt16(fallback.port))
-            return APNsEndpoint(host: host, port: Int(port))
-        }
         let infrastructure = try InfrastructureOptions(environment)
-        let teamID = try identifier("APNS_TEAM_ID")
-        let keyID = try identifier("APNS_KEY_ID")
-        let keyPath = try environment.requiredString("APNS_KEY_PATH")
-        let bundleID = try identifier("APNS_BUNDLE_ID")
-        let caFile = environment.raw("APNS_CA_FILE")
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw .invalid(variable: "APNS_CA_FILE", value: caFile, expected: "a readable PEM file")
-        }
+        let credentials = try APNsCredentials(environment)
         let baseDelay = try environment.milliseconds("APNS_RETRY_BASE_MS", default: .milliseconds(200), in: 1...60_000)
         let maxDelay = try environment.milliseconds("APNS_RETRY_MAX_MS", default: .seconds(5), in: 1...600_000)
         guard maxDelay >= baseDelay else {
@@ -126,10 +106,10 @@ public struct SenderConfiguration: Sendable {
             try environment.topic(name, default: fallback.name)
         }
         self.init(
-            teamID: teamID, keyID: keyID, keyPath: keyPath, bundleID: bundleID,
-            production: try endpoint("APNS_PRODUCTION", .production),
-            sandbox: try endpoint("APNS_SANDBOX", .sandbox),
-            caFile: caFile,
+            teamID: credentials.teamID, keyID: credentials.keyID, keyPath: credentials.keyPath, bundleID: credentials.bundleID,
+            production: try APNsEndpoint.read("APNS_PRODUCTION", default: .production, from: environment),
+            sandbox: try APNsEndpoint.read("APNS_SANDBOX", default: .sandbox, from: environment),
+            caFile: credentials.caFile,
             connections: try environment.int("APNS_CONNECTIONS", default: 2, in: 1...64),
             maxStreams: try environment.int("APNS_MAX_STREAMS", default: 1000, in: 1...10_000),
             requestTimeout: try environment.milliseconds("APNS_REQUEST_TIMEOUT_MS", default: .seconds(10), in: 100...300_000),
@@ -149,16 +129,13 @@ public struct SenderConfiguration: Sendable {
         prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)
     }
 
-    /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.
-    public func loadKey() throws(ConfigurationError) -> APNsSigningKey {
-        do {
-            let key = try APNsSigningKey(contentsOfFile: keyPath)
-            guard key.canSign else { throw APNsError.invalidKey("public key only") }
-            return key
-        } catch {
-            throw .invalid(variable: "APNS_KEY_PATH", value: keyPath, expected: "a readable .p8 P-256 private key (\(error))")
-        }
+    /// The team, key and app as `APNsCredentials`.
+    public var credentials: APNsCredentials {
+        APNsCredentials(teamID: teamID, keyID: keyID, keyPath: keyPath, bundleID: bundleID, caFile: caFile)
     }
+
+    /// Loads the .p8 key; a failure names `APNS_KEY_PATH` and the path, never the file's contents.
+    public func loadKey() throws(ConfigurationError) -> APNsSigningKey { try credentials.loadKey() }
 
     /// The APNs client: a single attempt per push (plus one JWT regeneration on
     /// ExpiredProviderToken); retries are the sender's (`RetryScheduler`), so they never double.

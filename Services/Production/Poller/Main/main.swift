@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import Kafka
 import Poller
@@ -7,7 +8,8 @@ import ServiceKit
 
 // poller: polls SportMonks livescores, publishes changed fixtures to sportmonks.fixtures, syncs the
 // schedule into `matches`, and runs the MatchOrchestrator and the TTL sweep — as a singleton under a
-// PostgreSQL advisory lock (standby replicas wait with /ready false).
+// PostgreSQL advisory lock (standby replicas wait with /ready false). With BROADCAST_ENABLED it also runs the
+// broadcast channel manager (APNs channel management with the app's .p8 key).
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "poller") { try ServiceOptions(environment, defaultPort: 8081) }
 let configuration = ServiceHost.loadConfiguration(service: "poller") { try PollerConfiguration(environment) }
@@ -18,6 +20,7 @@ let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { (
     return postgres
 }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
+let channelKey = ServiceHost.loadConfiguration(service: "poller") { () throws -> APNsSigningKey? in try configuration.apns?.loadKey() }
 
 let metricsRegistry = MetricsRegistry()
 // Services in start order. On shutdown the poll, schedule, orchestrator and sweep loops are
@@ -34,11 +37,19 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
         "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.wholeMilliseconds),
         "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
     ])
+    let channelClient: APNsChannelClient? = try configuration.apns.flatMap { credentials in
+        guard let channelKey else { return nil }
+        let tokens = try APNsTokenProvider(teamID: credentials.teamID, keyID: credentials.keyID, key: channelKey)
+        return try APNsChannelClient(
+            bundleID: credentials.bundleID, tokens: tokens, production: configuration.manageProduction, sandbox: configuration.manageSandbox,
+            caFile: credentials.caFile, logger: context.logger.child("apns-channels"), metrics: metricsRegistry)
+    }
     let service = PollerService(
         configuration: configuration, database: database, producer: producer, clock: SystemWallClock(),
         sleeper: TaskSleeper(), random: { Double.random(in: 0..<1) }, metrics: PollerMetrics(registry: metricsRegistry),
-        readiness: context.readiness, logger: context.logger)
+        readiness: context.readiness, logger: context.logger, channelClient: channelClient)
     return [
+        ResourceService("apns-channels") { channelClient?.shutdown() },
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
         context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },

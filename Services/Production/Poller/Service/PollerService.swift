@@ -1,3 +1,5 @@
+import APNs
+import BroadcastChannels
 import FeedHistory
 import Foundation
 import Kafka
@@ -8,7 +10,8 @@ import Matches
 
 /// The poller's singleton work: waits for the PostgreSQL advisory lock (a standby replica retries every
 /// `leaderRetry` and reports `/ready` false), then, while it holds the lock, runs the livescores poll
-/// loop, the schedule sync, the MatchOrchestrator and the TTL sweep. When the lock is lost (its session
+/// loop, the schedule sync, the MatchOrchestrator, the TTL sweep and (when broadcast is enabled) the
+/// broadcast channel manager and its reconciliation. When the lock is lost (its session
 /// died) the loops stop and the replica goes back to waiting; a new term starts with fresh memory (the
 /// last published hashes are read back from `matches.feed_hash`).
 public struct PollerService: Sendable {
@@ -21,10 +24,12 @@ public struct PollerService: Sendable {
     let metrics: PollerMetrics
     let readiness: Readiness
     let logger: Logger
+    /// The channel management client (nil: broadcast off).
+    let channelClient: APNsChannelClient?
 
     public init(configuration: PollerConfiguration, database: PostgresClient, producer: KafkaProducer, clock: any WallClock,
                 sleeper: any Sleeper, random: @escaping @Sendable () -> Double, metrics: PollerMetrics, readiness: Readiness,
-                logger: Logger) {
+                logger: Logger, channelClient: APNsChannelClient? = nil) {
         self.configuration = configuration
         self.database = database
         self.producer = producer
@@ -34,6 +39,7 @@ public struct PollerService: Sendable {
         self.metrics = metrics
         self.readiness = readiness
         self.logger = logger
+        self.channelClient = channelClient
     }
 
     var lockKey: Int64 { PostgresAdvisoryLock.key(for: configuration.lockName) }
@@ -88,6 +94,15 @@ public struct PollerService: Sendable {
             group.addTask { await periodic("schedule", every: configuration.scheduleInterval) { _ = try await schedule.syncOnce() } }
             group.addTask { await periodic("orchestrator", every: configuration.orchestrator.interval) { _ = try await orchestrator.runOnce() } }
             group.addTask { await periodic("ttl", every: configuration.ttl.interval) { _ = try await sweeper.sweepOnce() } }
+            if configuration.channels.enabled, let channelClient {
+                let channels = ChannelManager(
+                    store: BroadcastChannelStore(database: database), client: channelClient, settings: configuration.channels, clock: clock,
+                    metrics: metrics.registry, logger: logger.child("channels"))
+                group.addTask { await periodic("channels", every: configuration.channels.interval) { _ = try await channels.runOnce() } }
+                group.addTask {
+                    await periodic("channel-reconcile", every: configuration.channels.reconcileInterval) { _ = try await channels.reconcile() }
+                }
+            }
             group.addTask {
                 while !Task.isCancelled, await lock.isHeld() {
                     try? await Task.sleep(for: retry)

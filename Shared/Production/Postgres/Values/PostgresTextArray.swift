@@ -3,9 +3,9 @@
 ///
 /// Every element is double-quoted, with `\` and `"` backslash-escaped, so any text (commas, braces,
 /// spaces, `NULL`) arrives unchanged; the literal is still a bound parameter, never part of the SQL.
-enum PostgresTextArray {
+public enum PostgresTextArray {
     /// `{"a","b\"c"}` for `["a", "b\"c"]`; `{}` for none.
-    static func literal(_ elements: some Sequence<String>) -> String {
+    public static func literal(_ elements: some Sequence<String>) -> String {
         var text = "{"
         var first = true
         for element in elements {
