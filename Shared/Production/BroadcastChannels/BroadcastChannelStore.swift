@@ -121,9 +121,9 @@ public struct BroadcastChannelStore: Sendable {
             """, [now, staleAfter.seconds])
     }
 
-    /// Rows of matches over since before `endedBefore` that still need a delete (any state but DELETED), at most `limit`.
+    /// Rows of matches over since `endedBefore` or earlier that still need a delete (any state but DELETED), at most `limit`.
     public func dueForDelete(endedBefore: Date, limit: Int) async throws -> [BroadcastChannel] {
-        try await channels(where: "state <> 'deleted' AND match_ended_at < $1 ORDER BY match_ended_at LIMIT $2", [endedBefore, limit])
+        try await channels(where: "state <> 'deleted' AND match_ended_at <= $1 ORDER BY match_ended_at LIMIT $2", [endedBefore, limit])
     }
 
     /// → DELETING (its id kept until APNs confirms). False when the row is DELETED already.

@@ -69,9 +69,14 @@ struct ChannelManager: Sendable {
     let metrics: MetricsRegistry
     let logger: Logger
 
-    /// One pass: creates, unanswered creates, deletes, then the gauge.
+    /// One pass: deletes, creates, unanswered creates, then the gauge.
     func runOnce() async throws -> Report {
         var report = Report()
+        // Deletes first: they free room under APNs's channel limit for the creates.
+        try await store.noteEndedMatches(now: clock.now(), staleAfter: settings.staleAfter)
+        for channel in try await store.dueForDelete(endedBefore: clock.now().addingTimeInterval(-settings.grace.seconds), limit: settings.batch) {
+            if try await delete(channel) { report.deleted += 1 }
+        }
         let now = clock.now()
         for (matchId, environment) in try await store.dueForCreate(
             now: now, leadTime: settings.leadTime, staleAfter: settings.staleAfter, environments: settings.environments,
@@ -86,10 +91,6 @@ struct ChannelManager: Sendable {
         let unanswered = try await store.unansweredCreates(before: clock.now().addingTimeInterval(-settings.createTimeout.seconds))
         for environment in Set(unanswered.map(\.environment)).sorted(by: { $0.rawValue < $1.rawValue }) {
             report.foundAgain += try await findAgain(unanswered.filter { $0.environment == environment }, environment: environment)
-        }
-        try await store.noteEndedMatches(now: clock.now(), staleAfter: settings.staleAfter)
-        for channel in try await store.dueForDelete(endedBefore: clock.now().addingTimeInterval(-settings.grace.seconds), limit: settings.batch) {
-            if try await delete(channel) { report.deleted += 1 }
         }
         try await updateGauge()
         return report
