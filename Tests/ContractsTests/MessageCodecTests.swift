@@ -16,6 +16,29 @@ import Testing
         #expect(try MessageCodec.decode(PushJob.self, from: bytes) == Self.job)
     }
 
+    @Test("a token job stays schema 2 (the release before broadcast reads it); a broadcast job is 3; both read, 4 refused")
+    func pushJobSchemasByShape() throws {
+        var broadcast = Self.job
+        broadcast.targets = []
+        broadcast = PushJob(
+            jobId: "71344:57:bc:production:1", kind: .liveActivityUpdate, matchId: "71344", stateSeq: 57, priority: 10,
+            expiration: 1_800_000_600, relevanceScore: nil, payload: Self.job.payload, targets: [], createdAt: 1,
+            channel: PushChannel(channelId: "QUJD", env: .production, storagePolicy: 0))
+        let bytes = try MessageCodec.encode(broadcast)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""channel":{"channelId":"QUJD","env":"production","storagePolicy":0}"#))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""schema":3"#))
+        #expect(try MessageCodec.decode(PushJob.self, from: bytes) == broadcast)
+        #expect(try MessageCodec.decode(PushJob.self, from: try MessageCodec.encode(Self.job)).channel == nil)
+        let future = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: #""schema":3"#, with: #""schema":4"#)
+        #expect(throws: MessageDecodeError.unsupportedSchema(topic: "push.jobs", found: 4, expected: 3)) {
+            try MessageCodec.decode(PushJob.self, from: Array(future.utf8))
+        }
+        #expect(PushJob.broadcastKey(matchId: "71344", environment: .sandbox) == "71344:bc:sandbox")
+        let lost = TokenInvalid(token: "QUJD", tokenKind: .channel, matchId: "71344", userId: "", deviceId: "", reason: "ChannelNotRegistered",
+                                apnsTimestamp: nil)
+        #expect(try MessageCodec.decode(TokenInvalid.self, from: try MessageCodec.encode(lost)) == lost)
+    }
+
     @Test func fixtureSnapshotKeepsTheFixtureJSON() throws {
         let fixture = JSONValue.object(["id": .int(71344), "status": .string("2nd Innings"), "note": .null, "runs": .array([.object(["score": .int(187)])])])
         let snapshot = FixtureSnapshot(matchId: "71344", polledAt: 1, fixture: fixture)

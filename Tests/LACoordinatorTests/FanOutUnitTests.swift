@@ -173,6 +173,12 @@ struct FanOutUnitTests {
         #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
         job.targets = []
         #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)))
+        let broadcast = PushJob(
+            jobId: "m:1:bc:sandbox:1", kind: .liveActivityUpdate, matchId: "m", stateSeq: 1, priority: 5, expiration: 1_800_000_120,
+            relevanceScore: nil, payload: tricky, targets: [], createdAt: 1_800_000_000_000,
+            channel: PushChannel(channelId: "dGVz+/dA==", env: .sandbox, storagePolicy: 0))
+        #expect(broadcast.schema == 3)
+        #expect(PushJobEncoder.encode(broadcast) == (try MessageCodec.encode(broadcast)), "a broadcast job's channel too")
     }
 
     /// The largest realistic state: long names everywhere, Test-style scores, every optional field filled

@@ -1,3 +1,4 @@
+import BroadcastChannels
 import Contracts
 import Foundation
 import Postgres
@@ -46,6 +47,29 @@ struct TokenInvalidTests {
         #expect(try await handler.handle(Self.message("other-device-token", match: nil, device: "d2")) == .ended)
         #expect(try await Self.row(database, match, device: "d2").1 == "token_invalid")
         #expect(registry.render().contains(#"la_token_invalid_total{outcome="stale"} 2"#))
+        await database.shutdown()
+    }
+
+    @Test("channel: a broadcast's ChannelNotRegistered makes the active channel invalid; a stale id changes nothing")
+    func channel() async throws {
+        let database = try await TestSupport.database()
+        let handler = TokenInvalidHandler(database: database, logger: TestSupport.quiet, metrics: CoordinatorMetrics(registry: MetricsRegistry()))
+        let match = TestSupport.unique("bc")
+        let store = BroadcastChannelStore(database: database)
+        let generation = try #require(try await store.beginCreate(matchId: match, environment: .sandbox, storagePolicy: 0, now: Date()))
+        #expect(try await store.activate(matchId: match, environment: .sandbox, generation: generation, channelId: "Q0g\(match)=", now: Date()))
+        func lost(_ id: String) throws -> [UInt8] {
+            try MessageCodec.encode(TokenInvalid(token: id, tokenKind: .channel, matchId: match, userId: "", deviceId: "",
+                                                 reason: "ChannelNotRegistered", apnsTimestamp: nil))
+        }
+        #expect(try await handler.handle(lost("bm90LWl0")) == .stale)
+        #expect(try await store.activeChannel(matchId: match, environment: .sandbox) == "Q0g\(match)=")
+        #expect(try await handler.handle(lost("Q0g\(match)=")) == .ended)
+        let row = try #require(try await store.channels(matchId: match).first)
+        #expect(row.state == .invalid && row.failureReason == "ChannelNotRegistered")
+        #expect(try await handler.handle(lost("Q0g\(match)=")) == .stale, "redelivery is harmless")
+        // A device token message still needs its user and device.
+        #expect(try await handler.handle(Self.message("tok", kind: .device, match: match, user: "", device: "")) == .bad)
         await database.shutdown()
     }
 

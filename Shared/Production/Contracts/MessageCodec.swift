@@ -3,8 +3,10 @@ import Foundation
 
 /// A message that travels on a topic: versioned by its `schema` field.
 public protocol VersionedMessage: Codable, Sendable {
-    /// The schema version this build writes and reads.
+    /// The schema version this build writes (the newest it knows).
     static var currentSchema: Int { get }
+    /// The schema versions this build reads (default: `currentSchema` only).
+    static var acceptedSchemas: ClosedRange<Int> { get }
     /// The topic it travels on.
     static var topic: Topic { get }
     /// The version written in the message.
@@ -16,6 +18,7 @@ public protocol VersionedMessage: Codable, Sendable {
 
 extension VersionedMessage {
     public static var maximumBytes: Int { MessageCodec.maximumMessageBytes }
+    public static var acceptedSchemas: ClosedRange<Int> { currentSchema...currentSchema }
 }
 
 /// Why a message could not be encoded for its topic.
@@ -101,7 +104,7 @@ public enum MessageCodec {
         // through JSONDecoder: accepted if Foundation reads it (no valid message is lost to a decoder
         // difference), otherwise Foundation's error names what is wrong (its text, kept stable).
         func current(_ message: Message) throws(MessageDecodeError) -> Message {
-            guard message.schema == Message.currentSchema else {
+            guard Message.acceptedSchemas.contains(message.schema) else {
                 throw .unsupportedSchema(topic: topic, found: message.schema, expected: Message.currentSchema)
             }
             return message
@@ -112,13 +115,15 @@ public enum MessageCodec {
         do {
             message = try JSONDecoder().decode(Message.self, from: data)
         } catch {
-            throw rejection(of: data, topic: topic, expected: Message.currentSchema, decodeError: error)
+            throw rejection(of: data, topic: topic, accepted: Message.acceptedSchemas, expected: Message.currentSchema, decodeError: error)
         }
         return try current(message)
     }
 
     /// Why `data` did not decode: the first of not JSON, not an object, another schema, a bad field.
-    private static func rejection(of data: Data, topic: String, expected: Int, decodeError: any Error) -> MessageDecodeError {
+    private static func rejection(of data: Data, topic: String, accepted: ClosedRange<Int>, expected: Int, decodeError: any Error)
+        -> MessageDecodeError
+    {
         let excerpt = String(decoding: data.prefix(80), as: UTF8.self)
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return .malformedJSON(topic: topic, reason: "not parseable", excerpt: excerpt)
@@ -127,7 +132,7 @@ public enum MessageCodec {
             return .malformedJSON(topic: topic, reason: "not a JSON object", excerpt: excerpt)
         }
         let schema = (members["schema"] as? NSNumber)?.intValue
-        guard schema == expected else {
+        guard let schema, accepted.contains(schema) else {
             return .unsupportedSchema(topic: topic, found: schema, expected: expected)
         }
         switch decodeError {

@@ -1,8 +1,12 @@
-/// One APNs payload for up to 1,000 targets. Topic `push.jobs`, key "matchId:shard" so that one
-/// token's pushes stay in order on one partition.
+/// One APNs payload for up to 1,000 targets, or for one broadcast channel. Topic `push.jobs`, key
+/// "matchId:shard" so that one token's pushes stay in order on one partition (a broadcast job: "matchId:bc:env",
+/// one channel on one partition).
 public struct PushJob: VersionedMessage, Equatable {
-    /// 2: `seq` split into `stateSeq` and `startAttempt` (it meant three things).
-    public static let currentSchema = 2
+    /// 2: `seq` split into `stateSeq` and `startAttempt` (it meant three things). 3: `channel` (a broadcast job,
+    /// no targets). A token job is still written as schema 2, which the release before broadcast reads; a
+    /// broadcast job is 3, which that release refuses (dead-lettered, never silently taken for an empty job).
+    public static let currentSchema = 3
+    public static let acceptedSchemas = 2...3
     public static let topic = Topic.pushJobs
     /// At most this many targets per job.
     public static let maximumTargets = 1000
@@ -30,12 +34,16 @@ public struct PushJob: VersionedMessage, Equatable {
     public var createdAt: Int64
     /// How many times this job was re-queued after a failure.
     public var attempt: Int
+    /// A broadcast job's channel (then `targets` is empty): one request to APNs reaches every subscriber.
+    public var channel: PushChannel?
 
     public init(
         jobId: String, kind: PushKind, matchId: String, stateSeq: Int64, startAttempt: Int? = nil, priority: Int,
-        expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0
+        expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0,
+        channel: PushChannel? = nil
     ) {
-        self.schema = Self.currentSchema
+        self.schema = channel == nil ? 2 : 3
+        self.channel = channel
         self.jobId = jobId
         self.kind = kind
         self.matchId = matchId
@@ -52,6 +60,24 @@ public struct PushJob: VersionedMessage, Equatable {
 
     /// The Kafka key: "matchId:shard".
     public static func key(matchId: String, shard: Int) -> String { "\(matchId):\(shard)" }
+
+    /// A broadcast job's Kafka key: "matchId:bc:env" (one channel's broadcasts in order on one partition).
+    public static func broadcastKey(matchId: String, environment: APNsEnvironment) -> String { "\(matchId):bc:\(environment.rawValue)" }
+}
+
+/// The broadcast channel of a broadcast job.
+public struct PushChannel: Codable, Sendable, Equatable, Hashable {
+    /// `apns-channel-id` (opaque base64).
+    public var channelId: String
+    public var env: APNsEnvironment
+    /// The channel's message storage policy: 0 (No Message Stored: sent with `apns-expiration` 0) or 1.
+    public var storagePolicy: Int
+
+    public init(channelId: String, env: APNsEnvironment, storagePolicy: Int) {
+        self.channelId = channelId
+        self.env = env
+        self.storagePolicy = storagePolicy
+    }
 }
 
 /// What a push does on the device.

@@ -8,6 +8,15 @@ public enum PushJobEncoder {
         out.reserveCapacity(job.payload.utf8.count + 256 + job.targets.count * (job.targets.first.map(targetSize) ?? 0))
         out.append(contentsOf: #"{"attempt":"#.utf8)
         integer(job.attempt, &out)
+        if let channel = job.channel {
+            out.append(contentsOf: #","channel":{"channelId":"#.utf8)
+            string(channel.channelId, &out)
+            out.append(contentsOf: #","env":"#.utf8)
+            string(channel.env.rawValue, &out)
+            out.append(contentsOf: #","storagePolicy":"#.utf8)
+            integer(channel.storagePolicy, &out)
+            out.append(UInt8(ascii: "}"))
+        }
         out.append(contentsOf: #","createdAt":"#.utf8)
         integer(job.createdAt, &out)
         out.append(contentsOf: #","expiration":"#.utf8)

@@ -27,9 +27,11 @@ public struct TokenInvalid: VersionedMessage, Equatable {
     }
 }
 
-/// Which of a device's tokens a message is about.
+/// Which of a device's tokens a message is about — or, for `channel`, a broadcast channel APNs no longer
+/// knows (ChannelNotRegistered / BadChannelId): `token` is then the channel id and `userId`/`deviceId` are "".
 public enum TokenKind: String, Codable, Sendable, CaseIterable {
     case update
     case pushToStart
     case device
+    case channel
 }

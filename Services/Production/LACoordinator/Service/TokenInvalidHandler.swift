@@ -1,5 +1,7 @@
+import BroadcastChannels
 import Contracts
 import DeadLetter
+import Foundation
 import Kafka
 import LiveActivities
 import Postgres
@@ -25,12 +27,16 @@ enum TokenInvalidOutcome: String, Sendable, Equatable {
 ///   token_invalid, so the orchestrator does not keep pushing to a dead token; it starts again once
 ///   the app registers a new push-to-start token.
 /// - device token: `devices.push_token` is cleared if it still equals the token.
+/// - channel (a broadcast answered ChannelNotRegistered / BadChannelId): the ACTIVE channel with that id → INVALID;
+///   the poller's channel manager creates it again.
 struct TokenInvalidHandler: Sendable {
     let database: PostgresClient
     let logger: Logger
     let metrics: CoordinatorMetrics
     /// Where unreadable messages are parked (nil: only counted and skipped).
     var deadLetters: DeadLetterPublisher? = nil
+    /// The time written on the rows it changes.
+    var clock: any WallClock = SystemWallClock()
 
     /// Decodes and applies one message. Database failures are thrown (the caller retries).
     /// - Parameter source: the Kafka message the bytes came from; an unreadable one is dead-lettered
@@ -43,8 +49,8 @@ struct TokenInvalidHandler: Sendable {
             try await deadLetter(source, kind: error.kind, error.description)
             return bad(kind: error.kind, "\(error)")
         }
-        guard !message.token.isEmpty, !message.userId.isEmpty, !message.deviceId.isEmpty else {
-            let reason = "token, userId and deviceId are required"
+        guard !message.token.isEmpty, message.tokenKind == .channel || (!message.userId.isEmpty && !message.deviceId.isEmpty) else {
+            let reason = message.token.isEmpty ? "token is required" : "userId and deviceId are required"
             try await deadLetter(source, kind: "invalid_field", reason)
             return bad(kind: "invalid_field", reason)
         }
@@ -56,6 +62,8 @@ struct TokenInvalidHandler: Sendable {
             changed = try await database.execute(
                 "UPDATE devices SET push_token = NULL, updated_at = now() WHERE user_id = $1 AND device_id = $2 AND push_token = $3",
                 [message.userId, message.deviceId, message.token])
+        case .channel:
+            changed = try await BroadcastChannelStore(database: database).markInvalid(channelId: message.token, reason: message.reason, now: clock.now())
         }
         let outcome: TokenInvalidOutcome = changed > 0 ? .ended : .stale
         metrics.tokenInvalid(outcome.rawValue)
