@@ -14,6 +14,7 @@ final class ScriptedTransport: APNsTransport {
     /// What the n-th attempt for a token gets (the last answer repeats).
     private let scripts: [String: [(status: Int, reason: APNsReason?)]]
     private let sent = LockedValue<[String: Int]>([:])
+    private let broadcasts = LockedValue<[APNsBroadcast]>([])
 
     init(_ scripts: [String: [(status: Int, reason: APNsReason?)]]) { self.scripts = scripts }
 
@@ -34,9 +35,25 @@ final class ScriptedTransport: APNsTransport {
                            apnsTimestamp: answer.status == 410 ? 1_800_000_000_000 : nil, attempts: 1)
     }
 
+    /// Broadcasts are scripted by channel id like pushes by token.
+    func sendBroadcast(_ broadcast: APNsBroadcast) async -> APNsBroadcastOutcome {
+        let attempt = sent.withLock { counts -> Int in
+            counts[broadcast.channel.rawValue, default: 0] += 1
+            return counts[broadcast.channel.rawValue]!
+        }
+        broadcasts.withLock { $0.append(broadcast) }
+        let script = scripts[broadcast.channel.rawValue] ?? [(200, nil)]
+        let answer = script[min(attempt, script.count) - 1]
+        return APNsBroadcastOutcome(action: APNsAction.classify(status: answer.status, reason: answer.reason), status: answer.status,
+                                    reason: answer.reason, requestID: broadcast.requestID, attempts: 1)
+    }
+
     func shutdown() {}
 
     func attempts(_ token: String) -> Int { sent.withLock { $0[token] ?? 0 } }
+
+    /// Every broadcast sent, in order.
+    var sentBroadcasts: [APNsBroadcast] { broadcasts.withLock { $0 } }
 }
 
 @Suite struct ScriptedTransportTests {
@@ -87,5 +104,77 @@ final class ScriptedTransport: APNsTransport {
         #expect(await processor.process(job) == .finished(delivered: 0, tokenInvalid: 0, dead: 1))
         #expect(transport.attempts(token) == 0)
         try await producer.shutdown()
+    }
+
+    static func broadcastJob(channel: String, seq: Int64, kind: PushKind = .liveActivityUpdate, priority: Int = 5, policy: Int = 0,
+                             now: Date) -> PushJob {
+        let seconds = Int64(now.timeIntervalSince1970)
+        return PushJob(
+            jobId: "m1:\(seq):bc:sandbox:1", kind: kind, matchId: "m1", stateSeq: seq, priority: priority, expiration: seconds + 900,
+            relevanceScore: nil, payload: SenderFixtures.payload(kind, now: seconds), targets: [], createdAt: seconds * 1000,
+            channel: PushChannel(channelId: channel, env: .sandbox, storagePolicy: policy))
+    }
+
+    @Test("a broadcast job: one request per attempt, expiration 0 on No Message Stored, retried on 429 until accepted")
+    func broadcastIsRetriedUntilAccepted() async throws {
+        let transport = ScriptedTransport(["Q0hBTg==": [(429, .tooManyRequests), (503, .serviceUnavailable), (200, nil)], "U1RPUg==": [(200, nil)]])
+        let clock = ManualWallClock(Date())
+        let (processor, producer) = try await Self.processor(
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5)))
+        let job = Self.broadcastJob(channel: "Q0hBTg==", seq: 1, now: clock.now())
+        #expect(JobIntake.problem(in: job) == nil)
+        #expect(await processor.process(job) == .finished(delivered: 1, tokenInvalid: 0, dead: 0),
+                "a priority-5 broadcast is retried past the attempt limit: it is every subscriber's update")
+        #expect(transport.attempts("Q0hBTg==") == 3)
+        let sent = transport.sentBroadcasts
+        #expect(sent.allSatisfy { $0.expiration == 0 && $0.environment == .sandbox && $0.priority == 5 })
+        #expect(Set(sent.map(\.requestID)) == [APNsID.derive(jobID: job.jobId, token: "Q0hBTg==")], "one request id, reused on retries")
+        #expect(sent[0].payload == Array(job.payload.utf8))
+        // A Most Recent Message Stored channel carries the job's expiration.
+        _ = await processor.process(Self.broadcastJob(channel: "U1RPUg==", seq: 1, policy: 1, now: clock.now()))
+        #expect(transport.sentBroadcasts.last?.expiration == Int64(clock.now().timeIntervalSince1970) + 900)
+        try await producer.shutdown()
+    }
+
+    @Test("a lost channel becomes one TokenInvalid of kind channel; a refused broadcast is dead-lettered without targets")
+    func lostChannelAndRefusedBroadcast() async throws {
+        let transport = ScriptedTransport(["TE9TVA==": [(400, .channelNotRegistered)], "QkFE": [(400, .badPriority)]])
+        let clock = ManualWallClock(Date())
+        let (processor, producer) = try await Self.processor(transport, clock: clock, retry: APNsRetryPolicy())
+        #expect(await processor.process(Self.broadcastJob(channel: "TE9TVA==", seq: 1, now: clock.now()))
+                == .finished(delivered: 0, tokenInvalid: 1, dead: 0))
+        #expect(await processor.process(Self.broadcastJob(channel: "QkFE", seq: 1, now: clock.now())) == .finished(delivered: 0, tokenInvalid: 0, dead: 1))
+        #expect(transport.attempts("TE9TVA==") == 1 && transport.attempts("QkFE") == 1)
+        try await producer.shutdown()
+    }
+
+    @Test("latest wins per channel: a plain update waiting out a back-off is dropped once a newer job came; an end never is")
+    func newerBroadcastSupersedesAWaitingUpdate() async throws {
+        let transport = ScriptedTransport(["TEFURVNU": [(429, .tooManyRequests), (200, nil)], "RU5E": [(429, .tooManyRequests), (200, nil)]])
+        let clock = ManualWallClock(Date())
+        let (processor, producer) = try await Self.processor(
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .seconds(2), maxDelay: .seconds(2)))
+        let older = Task { await processor.process(Self.broadcastJob(channel: "TEFURVNU", seq: 1, now: clock.now())) }
+        try await SenderFixtures.waitUntil("the first attempt", timeout: .seconds(20)) { transport.attempts("TEFURVNU") == 1 }
+        #expect(await processor.process(Self.broadcastJob(channel: "TEFURVNU", seq: 2, now: clock.now())) == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
+        #expect(await older.value == .finished(delivered: 0, tokenInvalid: 0, dead: 0), "superseded, not sent again")
+        #expect(transport.attempts("TEFURVNU") == 2)
+        #expect(transport.sentBroadcasts.filter { $0.channel.rawValue == "TEFURVNU" }.map(\.requestID).count == 2)
+        let end = Task { await processor.process(Self.broadcastJob(channel: "RU5E", seq: 3, kind: .liveActivityEnd, priority: 10, now: clock.now())) }
+        try await SenderFixtures.waitUntil("the end's first attempt", timeout: .seconds(20)) { transport.attempts("RU5E") == 1 }
+        _ = await processor.process(Self.broadcastJob(channel: "RU5E", seq: 4, now: clock.now()))
+        #expect(await end.value == .finished(delivered: 1, tokenInvalid: 0, dead: 0), "the end is sent although a newer job came")
+        try await producer.shutdown()
+    }
+
+    @Test("a broadcast job with targets, of another kind, or with a bad channel id is refused at intake")
+    func malformedBroadcastJobsAreRefused() {
+        let now = Date()
+        var withTargets = Self.broadcastJob(channel: "QUJD", seq: 1, now: now)
+        withTargets.targets = [SenderFixtures.target()]
+        #expect(JobIntake.problem(in: withTargets)?.contains("no targets") == true)
+        #expect(JobIntake.problem(in: Self.broadcastJob(channel: "QUJD", seq: 1, kind: .liveActivityStart, now: now))?.contains("not liveactivity-start") == true)
+        #expect(JobIntake.problem(in: Self.broadcastJob(channel: "not base64!", seq: 1, now: now)) == "channel id is not base64")
+        #expect(JobIntake.problem(in: Self.broadcastJob(channel: "QUJD", seq: 1, policy: 2, now: now))?.contains("storage policy") == true)
     }
 }

@@ -1,4 +1,4 @@
-/// What a sender needs from APNs: one push in, its final outcome out (after at most one extra attempt
+/// What a sender needs from APNs: one push (or one broadcast) in, its final outcome out (after at most one extra attempt
 /// with a fresh provider token), and a way to close the connections. `APNsClient` is the real one —
 /// HTTP/2 over TLS to Apple or to mock-apns; tests can hand apns-sender an in-process fake that
 /// answers each push as scripted.
@@ -7,6 +7,8 @@ public protocol APNsTransport: Sendable {
     func send(_ push: APNsPush) async -> APNsOutcome
     /// Sends every push of `pushes` concurrently; one outcome per push, in their order.
     func send(_ pushes: [APNsPush]) async -> [APNsOutcome]
+    /// Sends one broadcast to a channel's subscribers (never throws).
+    func sendBroadcast(_ broadcast: APNsBroadcast) async -> APNsBroadcastOutcome
     /// Closes the connections; pushes sent afterwards fail as transport errors.
     func shutdown()
 }

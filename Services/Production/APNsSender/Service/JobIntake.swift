@@ -1,3 +1,4 @@
+import APNs
 import Contracts
 import Foundation
 import Kafka
@@ -40,6 +41,12 @@ enum JobIntake {
         if job.payload.isEmpty { return "empty payload" }
         if job.priority != 5 && job.priority != 10 && job.priority != 1 { return "priority \(job.priority) is not 1, 5 or 10" }
         if job.jobId.isEmpty { return "empty jobId" }
+        if let channel = job.channel {
+            if !job.targets.isEmpty { return "a broadcast job has no targets (\(job.targets.count) given)" }
+            if job.kind != .liveActivityUpdate && job.kind != .liveActivityEnd { return "a broadcast is an update or an end, not \(job.kind.rawValue)" }
+            if !APNsChannelID.isWellFormed(channel.channelId) { return "channel id is not base64" }
+            if channel.storagePolicy != 0 && channel.storagePolicy != 1 { return "storage policy \(channel.storagePolicy) is not 0 or 1" }
+        }
         return nil
     }
 

@@ -26,10 +26,13 @@ struct JobProcessor: Sendable {
     let scheduler: RetryScheduler
     let metrics: SenderMetrics
     let logger: Logger
+    /// Latest-wins per broadcast channel, shared by every job this processor runs.
+    var coalescer = BroadcastCoalescer()
 
     /// Processes a decoded, valid job. Between retry rounds the job waits through `slot`, which
     /// parks it without a sending slot when its `JobSet` has room.
     func process(_ job: PushJob, slot: JobSlot = .unmanaged()) async -> Result {
+        if let channel = job.channel { return await processBroadcast(job, channel: channel, slot: slot) }
         let started = ContinuousClock.now
         metrics.jobsInFlight.increment()
         defer { metrics.jobsInFlight.decrement() }

@@ -37,6 +37,11 @@ struct SenderMetrics: Sendable {
         registry.counter("apns_sender_jobs_total", help: "Push jobs processed by result", labels: ["result": result]).increment()
     }
 
+    /// Broadcast jobs by how they ended: `delivered`, `channel_invalid`, `superseded`, `dead`, `abandoned`.
+    func broadcastFinished(_ outcome: String) {
+        registry.counter("apns_sender_broadcasts_total", help: "Broadcast jobs by outcome", labels: ["outcome": outcome]).increment()
+    }
+
     /// Final per-target answers: `delivered`, `token_invalid`, `dead`.
     func targetsFinished(_ action: String, count: Int) {
         guard count > 0 else { return }
