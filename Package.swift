@@ -77,7 +77,7 @@ var productionLibraries: [Target] {[
     shared("ServiceKit", ["Runtime", "HTTPServer"]),
     shared("FastJSON", ["Runtime"]),
     shared("Contracts", ["FastJSON", "Runtime"]),
-    shared("FanOut", ["Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
+    shared("FanOut", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
     shared("Schema", ["Postgres"]),
     shared("Cricket", ["Contracts", "Runtime"]),
     shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),

@@ -1,3 +1,4 @@
+import BroadcastChannels
 import Contracts
 import FanOut
 import Foundation
@@ -11,6 +12,48 @@ import SharedTestSupport
 /// Fan-out against the real PostgreSQL and Kafka (start them with scripts/stack servers).
 @Suite("fan-out with PostgreSQL and Kafka")
 struct FanOutIntegrationTests {
+    @Test("a match with active channels: one broadcast job per environment with the token jobs' exact payload; token rows fanned out as before")
+    func broadcastPerEnvironmentBesideTheTokens() async throws {
+        let database = try await TestSupport.database()
+        let jobsTopic = try await TestSupport.topic("la-bc-jobs")
+        let producer = try TestSupport.producer()
+        let matchId = TestSupport.unique("bc")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 4)
+        // A channel activity holds no update token: it is not a token target.
+        try await database.execute(
+            "INSERT INTO live_activities (match_id, user_id, device_id, status) VALUES ($1, 'channel-user', 'd0', 'active')", [matchId])
+        let store = BroadcastChannelStore(database: database)
+        for (environment, id) in [(APNsEnvironment.sandbox, "U0FOREJPWA=="), (.production, "UFJPRA==")] {
+            let generation = try #require(try await store.beginCreate(matchId: matchId, environment: environment, storagePolicy: 0, now: Date()))
+            #expect(try await store.activate(matchId: matchId, environment: environment, generation: generation, channelId: id,
+                                             now: Date()))
+        }
+        let executor = FanOutExecutor(database: database, producer: producer, settings: FanOutSettings(topic: jobsTopic, shards: 4),
+                                      clock: ManualWallClock())
+        let plan = try EventPushPlan(event: TestSupport.event(matchId: matchId, seq: 7, key: TestSupport.wicket), policy: PushPolicy())
+        let result = try await executor.fanOut(plan)
+        #expect(result.broadcasts == 2 && result.targets == 12)
+        let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in
+            jobs.filter { $0.job.channel != nil }.count >= 2 && jobs.reduce(0) { $0 + $1.job.targets.count } >= 12
+        }
+        let broadcasts = read.filter { $0.job.channel != nil }
+        #expect(broadcasts.count == 2, "one per environment")
+        #expect(Set(broadcasts.map(\.key)) == ["\(matchId):bc:sandbox", "\(matchId):bc:production"])
+        #expect(Set(broadcasts.map(\.job.jobId)) == ["\(matchId):7:bc:sandbox:1", "\(matchId):7:bc:production:1"])
+        let tokenJob = try #require(read.first { $0.job.channel == nil }?.job)
+        for entry in broadcasts {
+            #expect(entry.job.targets.isEmpty && entry.job.schema == 3 && entry.job.priority == 10)
+            #expect(entry.job.payload == tokenJob.payload, "one body on both paths")
+            #expect(entry.job.stateSeq == tokenJob.stateSeq && entry.job.expiration == tokenJob.expiration)
+        }
+        #expect(read.filter { $0.job.channel == nil }.flatMap(\.job.targets).count == 12)
+        // Once the channel is invalid (APNs lost it), the event goes to the tokens alone.
+        _ = try await store.markInvalid(channelId: "U0FOREJPWA==", reason: "ChannelNotRegistered", now: Date())
+        #expect(try await executor.fanOut(plan).broadcasts == 1)
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+
     @Test("10,002 active rows (3 devices per user): each active token exactly once, pending/ended/other matches never; jobs ≤ 1,000 keyed by their shard; replay is identical")
     func everyActiveTokenOnce() async throws {
         let database = try await TestSupport.database()

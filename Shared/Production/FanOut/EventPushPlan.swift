@@ -72,4 +72,19 @@ public struct EventPushPlan: Sendable, Equatable {
                 priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore,
                 payload: payload, targets: chunk.targets, createdAt: nowMilliseconds)
     }
+
+    /// "eventId:bc:env:generation": one broadcast job per channel (a re-created channel is a new generation).
+    public func broadcastJobId(environment: APNsEnvironment, generation: Int) -> String {
+        "\(eventId):bc:\(environment.rawValue):\(generation)"
+    }
+
+    /// The broadcast job for one channel of the match: the same payload as the token jobs (one body, one
+    /// `timestamp` on both paths), no targets.
+    public func broadcastJob(channelId: String, environment: APNsEnvironment, storagePolicy: Int, generation: Int,
+                             nowMilliseconds: Int64) -> PushJob {
+        PushJob(jobId: broadcastJobId(environment: environment, generation: generation), kind: kind, matchId: matchId, stateSeq: seq,
+                priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore, payload: payload,
+                targets: [], createdAt: nowMilliseconds,
+                channel: PushChannel(channelId: channelId, env: environment, storagePolicy: storagePolicy))
+    }
 }

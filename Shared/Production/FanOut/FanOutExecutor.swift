@@ -1,3 +1,4 @@
+import BroadcastChannels
 import Contracts
 import Foundation
 import Kafka
@@ -30,6 +31,9 @@ public struct FanOutSettings: Sendable, Equatable {
 
 /// What one fan-out did.
 public struct FanOutResult: Sendable, Equatable {
+    /// Broadcast jobs produced (one per environment with an active channel).
+    public var broadcasts = 0
+    /// Token jobs produced.
     public var jobs = 0
     public var targets = 0
     /// Wall time of the whole fan-out (stream, encode, produce, acknowledgements).
@@ -40,8 +44,11 @@ public struct FanOutResult: Sendable, Equatable {
     public init() {}
 }
 
-/// Streams a match's active tokens through a cursor, groups them by shard, and produces one
-/// `PushJob` per chunk of ≤ 1,000 targets keyed "matchId:shard", awaiting every acknowledgement.
+/// Produces one broadcast job per environment where the match has an ACTIVE broadcast channel (keyed
+/// "matchId:bc:env"; apns-sender makes it one request to every subscriber), then streams the match's active
+/// update tokens through a cursor — the token-mode activities; a channel activity has no update token — groups
+/// them by shard, and produces one `PushJob` per chunk of ≤ 1,000 targets keyed "matchId:shard", awaiting every
+/// acknowledgement.
 ///
 /// Memory is bounded by `shards × targetsPerJob` buffered targets, one fetch of rows, and
 /// `maximumInFlight` encoded jobs — never the whole set.
@@ -68,6 +75,15 @@ public struct FanOutExecutor: Sendable {
         var window = JobWindow(producer: producer, topic: settings.topic, limit: settings.maximumInFlight)
         var result = FanOutResult()
         var handling: Duration = .zero
+        for channel in try await BroadcastChannelStore(database: database).channels(matchId: plan.matchId) where channel.state == .active {
+            guard let channelId = channel.channelId else { continue }
+            try await window.submit(
+                key: PushJob.broadcastKey(matchId: plan.matchId, environment: channel.environment),
+                value: PushJobEncoder.encode(plan.broadcastJob(
+                    channelId: channelId, environment: channel.environment, storagePolicy: channel.storagePolicy,
+                    generation: channel.generation, nowMilliseconds: now)))
+            result.broadcasts += 1
+        }
         try await LiveActivityStore(database: database).forEachActiveActivity(matchId: plan.matchId, batchSize: settings.fetchRows) { activity in
             guard let chunk = planner.add(PushTarget(activity)) else { return }
             let begin = ContinuousClock.now

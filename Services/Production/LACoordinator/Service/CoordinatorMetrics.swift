@@ -20,12 +20,21 @@ public struct CoordinatorMetrics: Sendable {
             .increment()
     }
 
-    func fannedOut(jobs: Int, targets: Int, seconds: Double) {
+    func fannedOut(jobs: Int, targets: Int, seconds: Double, broadcasts: Int = 0) {
         registry.counter("la_jobs_produced_total", help: "Push jobs produced and acknowledged").increment(by: jobs)
+        registry.counter("la_broadcast_jobs_total", help: "Broadcast jobs produced and acknowledged (one per event per environment with a channel)")
+            .increment(by: broadcasts)
+        // APNs requests one event costs, by delivery mode: a broadcast is one; a token target is one.
+        registry.histogram("la_apns_requests_per_event", help: "APNs requests one event costs, by delivery mode", labels: ["mode": "broadcast"],
+                           buckets: Self.requestBuckets).observe(Double(broadcasts))
+        registry.histogram("la_apns_requests_per_event", help: "APNs requests one event costs, by delivery mode", labels: ["mode": "token"],
+                           buckets: Self.requestBuckets).observe(Double(targets))
         registry.counter("la_targets_total", help: "Targets (devices) fanned out").increment(by: targets)
         registry.histogram("la_fanout_seconds", help: "Time to fan one event out, stream to last acknowledgement",
                            buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]).observe(seconds)
     }
+
+    static let requestBuckets: [Double] = [0, 1, 2, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000]
 
     func badMessage(topic: String, kind: String) {
         registry.counter("la_bad_messages_total", help: "Messages skipped as unreadable", labels: ["topic": topic, "kind": kind])

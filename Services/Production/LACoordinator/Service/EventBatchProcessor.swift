@@ -86,7 +86,7 @@ struct EventBatchProcessor: Sendable {
                            ["event": "payload_trimmed", "event_id": event.eventId, "step": String(plan.trimStep)])
         }
         let result = try await executor.fanOut(plan)
-        metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds)
+        metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds, broadcasts: result.broadcasts)
         metrics.processed(event.endsMatch ? "end" : event.endsDay ? "day_end" : plan.priority >= 10 ? "key" : "update")
         if event.endsMatch {
             let ended = try await activities.endMatch(event.matchId)
@@ -97,6 +97,7 @@ struct EventBatchProcessor: Sendable {
         }
         logger.debug("event fanned out", [
             "event_id": event.eventId, "match_id": event.matchId, "jobs": String(result.jobs), "targets": String(result.targets),
+            "broadcasts": String(result.broadcasts),
         ])
     }
 
