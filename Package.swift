@@ -108,7 +108,8 @@ var productionExecutables: [Target] {
                                 "BroadcastChannels"],
               main: ["Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"], main: ["APNs", "Kafka", "Runtime", "ServiceKit"])
-    + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema"],
+    + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",
+                      "BroadcastChannels"],
               main: ["HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + [.executableTarget(name: "Sightscreen", dependencies: ["CommandLineSupport", "DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema",
                                                              "Contracts", "Auth", "FanOut"],
@@ -171,7 +172,7 @@ var testTargets: [Target] {[
     tests("DeployTests", []),
     tests("DeviceSimulatorTests", ["APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["SharedTestSupport", "API", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("APITests", ["SharedTestSupport", "API", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

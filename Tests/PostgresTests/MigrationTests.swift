@@ -39,7 +39,7 @@ extension PostgresServerTests {
                 ).map { try $0.decode("table_name", as: String.self) }
                 #expect(Set(tables) == [
                     "devices", "match_follows", "live_activities", "active_matches", "matches", "app_config",
-                    "feed_cursors", "feed_balls", "schema_migrations",
+                    "feed_cursors", "feed_balls", "schema_migrations", "broadcast_channels",
                 ])
 
                 let config = try await client.query("SELECT min_version, maintenance, message FROM app_config")

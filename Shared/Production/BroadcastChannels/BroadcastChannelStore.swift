@@ -149,6 +149,17 @@ public struct BroadcastChannelStore: Sendable {
             [matchId, environment.rawValue], prepared: true).first?.decode("channel_id", as: String?.self) ?? nil
     }
 
+    /// The match's ACTIVE channel in the environment of a channel-capable device (`devices.channel_capable`), or nil
+    /// (the device starts on a token).
+    public func channelForDevice(matchId: String, userId: String, deviceId: String) async throws -> String? {
+        try await database.query(
+            """
+            SELECT bc.channel_id FROM devices d
+            JOIN broadcast_channels bc ON bc.match_id = $1 AND bc.apns_env = d.apns_env AND bc.state = 'active'
+            WHERE d.user_id = $2 AND d.device_id = $3 AND d.channel_capable
+            """, [matchId, userId, deviceId], prepared: true).first?.decode("channel_id", as: String?.self) ?? nil
+    }
+
     /// The match's rows (both environments).
     public func channels(matchId: String) async throws -> [BroadcastChannel] {
         try await channels(where: "match_id = $1 ORDER BY apns_env", [matchId])

@@ -42,6 +42,9 @@ public struct LiveActivityPayload: Sendable, Equatable {
     public var attributesType: String?
     /// The static attributes ("start" only).
     public var attributes: [String: String]?
+    /// `input-push-channel` ("start" only, iOS 18+): the broadcast channel the started activity subscribes to
+    /// (then it gets no update token; never sent with `input-push-token`).
+    public var inputPushChannel: String?
 
     public init(event: Event, timestamp: Int64, contentState: UnifiedDisplayState, staleDate: Int64? = nil,
                 dismissalDate: Int64? = nil, relevanceScore: Double? = nil, alert: PushAlert? = nil,
@@ -138,6 +141,7 @@ extension LiveActivityPayload: Encodable {
         case alert
         case attributesType = "attributes-type"
         case attributes
+        case inputPushChannel = "input-push-channel"
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -151,6 +155,7 @@ extension LiveActivityPayload: Encodable {
         try c.encodeIfPresent(alert, forKey: .alert)
         try c.encodeIfPresent(attributesType, forKey: .attributesType)
         try c.encodeIfPresent(attributes, forKey: .attributes)
+        try c.encodeIfPresent(inputPushChannel, forKey: .inputPushChannel)
     }
 }
 

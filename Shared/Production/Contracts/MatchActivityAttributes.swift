@@ -34,12 +34,16 @@ extension LiveActivityPayload {
     /// The push-to-start body of a match (the one builder, for the api and the orchestrator):
     /// `event: start`, `attributes-type` ``MatchActivityAttributes/typeName``, attributes from the
     /// state's match id and title, the alert iOS requires (title and status text), stale after 30 min (after
-    /// `defaultBreakStaleAfter` when it starts during a stoppage, like the updates then).
-    public static func matchStart(state: UnifiedDisplayState, timestamp: Int64) -> LiveActivityPayload {
-        start(state: state, timestamp: timestamp, attributesType: MatchActivityAttributes.typeName,
-              attributes: MatchActivityAttributes.attributes(matchId: state.matchId, title: state.title),
-              alert: PushAlert(title: state.title, body: state.statusText),
-              staleAfter: state.matchDisplayState == .interrupted ? defaultBreakStaleAfter : defaultStaleAfter)
+    /// `defaultBreakStaleAfter` when it starts during a stoppage, like the updates then). With `channelId` (a
+    /// channel-capable device of a match with a broadcast channel) it carries `input-push-channel`: the activity
+    /// starts subscribed to the channel.
+    public static func matchStart(state: UnifiedDisplayState, timestamp: Int64, channelId: String? = nil) -> LiveActivityPayload {
+        var payload = start(state: state, timestamp: timestamp, attributesType: MatchActivityAttributes.typeName,
+                            attributes: MatchActivityAttributes.attributes(matchId: state.matchId, title: state.title),
+                            alert: PushAlert(title: state.title, body: state.statusText),
+                            staleAfter: state.matchDisplayState == .interrupted ? defaultBreakStaleAfter : defaultStaleAfter)
+        payload.inputPushChannel = channelId
+        return payload
     }
 }
 

@@ -17,6 +17,9 @@ public struct FollowerDevice: Sendable {
     public var displayState: PostgresJSON?
     /// `active_matches.seq` of that state (0 without one).
     public var stateSeq: Int64
+    /// The match's ACTIVE broadcast channel in the device's environment when the device is channel-capable
+    /// (`devices.channel_capable`): its start carries `input-push-channel`. nil: a token start.
+    public var channelId: String?
 
     init(_ row: PostgresRow) throws {
         matchId = try row.decode("match_id")
@@ -27,6 +30,7 @@ public struct FollowerDevice: Sendable {
         card = try? row.decode("card", as: PostgresJSON?.self)
         displayState = try? row.decode("display_state", as: PostgresJSON?.self)
         stateSeq = try row.decode("state_seq")
+        channelId = try row.decode("start_channel_id", as: String?.self)
     }
 }
 
@@ -69,12 +73,14 @@ extension LiveActivityStore {
         _ = try await database.stream(
             """
             SELECT m.match_id, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq, d.user_id, d.device_id,
-                   d.push_to_start_token, d.apns_env, la.start_attempts, la.day_start_attempt, la.end_reason, la.updated_at
+                   d.push_to_start_token, d.apns_env, la.start_attempts, la.day_start_attempt, la.end_reason, la.updated_at,
+                   CASE WHEN d.channel_capable THEN bc.channel_id END AS start_channel_id
             FROM matches m
             JOIN match_follows f ON f.match_id = m.match_id AND (f.expires_at IS NULL OR f.expires_at > $1)
             JOIN devices d ON d.user_id = f.user_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN live_activities la ON la.match_id = m.match_id AND la.user_id = d.user_id AND la.device_id = d.device_id
             LEFT JOIN active_matches am ON am.match_id = m.match_id
+            LEFT JOIN broadcast_channels bc ON bc.match_id = m.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
             WHERE m.is_live AND NOT m.close_of_play
               AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason IN ('token_invalid', 'day_end')))
             ORDER BY m.match_id, d.user_id, d.device_id
@@ -99,11 +105,13 @@ extension LiveActivityStore {
         try await database.query(
             """
             SELECT la.match_id, la.user_id, la.device_id, la.update_token, la.start_attempts, d.push_to_start_token,
-                   d.apns_env, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq
+                   d.apns_env, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq,
+                   CASE WHEN d.channel_capable THEN bc.channel_id END AS start_channel_id
             FROM live_activities la
             JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN active_matches am ON am.match_id = la.match_id
+            LEFT JOIN broadcast_channels bc ON bc.match_id = la.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
             WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2

@@ -140,7 +140,28 @@ public struct LiveActivityStore: Sendable {
     public func registerUpdateToken(_ token: String, userId: String, matchId: String, deviceId: String, now: Date)
         async throws -> TokenRegistration
     {
-        try await database.withTransaction { connection in
+        try await registerActivity(.token(token), userId: userId, matchId: matchId, deviceId: deviceId, now: now)
+    }
+
+    /// How a running activity gets its updates.
+    public enum ActivityDelivery: Sendable, Equatable {
+        /// Per-token pushes to this update token.
+        case token(String)
+        /// The match's broadcasts on this channel (the activity has no update token).
+        case channel(String)
+    }
+
+    /// Registers a running activity for (match, user, device) by its update token or its broadcast channel, with
+    /// the same rules as `registerUpdateToken`; a channel row holds no update token (the fan-out never pushes to
+    /// it per token), and a token registered for a channel row turns it back into a token row.
+    public func registerActivity(_ delivery: ActivityDelivery, userId: String, matchId: String, deviceId: String, now: Date)
+        async throws -> TokenRegistration
+    {
+        let (token, channelId, mode): (String?, String?, String) = switch delivery {
+        case .token(let token): (token, nil, "token")
+        case .channel(let channel): (nil, channel, "channel")
+        }
+        return try await database.withTransaction { connection in
             let existing = try await connection.query(
                 "SELECT status, update_token FROM live_activities WHERE match_id = $1 AND user_id = $2 AND device_id = $3 FOR UPDATE",
                 [matchId, userId, deviceId], prepared: true)
@@ -168,18 +189,18 @@ public struct LiveActivityStore: Sendable {
             try await connection.execute(
                 """
                 INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at,
-                                             expires_at, activated_at, apns_env)
+                                             expires_at, activated_at, apns_env, delivery, channel_id)
                 VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $5,
-                        coalesce((SELECT apns_env FROM devices WHERE user_id = $2 AND device_id = $3), 'production'))
+                        coalesce((SELECT apns_env FROM devices WHERE user_id = $2 AND device_id = $3), 'production'), $7, $8)
                 ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
                     status = 'active', end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
-                    apns_env = EXCLUDED.apns_env,
+                    apns_env = EXCLUDED.apns_env, delivery = EXCLUDED.delivery, channel_id = EXCLUDED.channel_id,
                     activated_at = CASE WHEN live_activities.status = 'active'
                                         THEN coalesce(live_activities.activated_at, live_activities.updated_at)
                                         ELSE EXCLUDED.activated_at END,
                     expires_at = COALESCE(EXCLUDED.expires_at, live_activities.expires_at)
-                """, [matchId, userId, deviceId, token, now, followExpires], prepared: true)
-            return .active(rotated: status == .active && oldToken != nil && oldToken != token)
+                """, [matchId, userId, deviceId, token, now, followExpires, mode, channelId], prepared: true)
+            return .active(rotated: token != nil && status == .active && oldToken != nil && oldToken != token)
         }
     }
 

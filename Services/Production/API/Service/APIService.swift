@@ -1,4 +1,5 @@
 import Auth
+import BroadcastChannels
 import Contracts
 import Foundation
 import LiveActivities
@@ -16,6 +17,8 @@ public struct APIService: Sendable {
     /// Follow requests go through it (group commit: one statement per batch).
     let followBatcher: FollowBatcher
     let activities: LiveActivityStore
+    /// The matches' broadcast channels (read only: the poller manages them).
+    let channels: BroadcastChannelStore
     let devices: DeviceStore
     let publisher: PushJobPublisher
     let factory: PushJobFactory
@@ -40,6 +43,7 @@ public struct APIService: Sendable {
         matches = MatchStore(database: database)
         follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
         activities = LiveActivityStore(database: database)
+        channels = BroadcastChannelStore(database: database)
         devices = DeviceStore(database: database)
         factory = PushJobFactory(shards: configuration.pushShards)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)

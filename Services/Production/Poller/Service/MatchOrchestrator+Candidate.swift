@@ -9,6 +9,6 @@ extension MatchOrchestrator.Candidate {
         self.init(
             matchId: device.matchId, userId: device.userId, deviceId: device.deviceId, token: device.pushToStartToken,
             env: APNsEnvironment(rawValue: device.apnsEnvironment) ?? .production, card: card, state: state,
-            stateSeq: device.stateSeq, previous: previous)
+            stateSeq: device.stateSeq, previous: previous, channelId: device.channelId)
     }
 }

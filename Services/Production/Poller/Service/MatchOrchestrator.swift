@@ -76,6 +76,8 @@ struct MatchOrchestrator: Sendable {
         var stateSeq: Int64 = 0
         /// nil: no row yet; else the ended row's reason, attempts, attempts at its latest fresh start and last change.
         var previous: (reason: Restart, attempts: Int, dayStart: Int, updatedAt: Date)?
+        /// The broadcast channel the activity starts on (a channel-capable device of a match with a channel).
+        var channelId: String? = nil
     }
 
     /// One pass over every live match. Candidates are streamed (a cursor, `chunkSize` rows per fetch) and
@@ -186,7 +188,7 @@ struct MatchOrchestrator: Sendable {
     /// The push-to-start job of `candidate`'s `attempt`-th start.
     func job(for candidate: Candidate, attempt: Int, now: Date) throws -> PushJob {
         let seconds = Int64(now.timeIntervalSince1970)
-        let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds)
+        let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds, channelId: candidate.channelId)
         return PushJob(
             jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
                                       attempt: String(attempt)),

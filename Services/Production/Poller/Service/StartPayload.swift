@@ -5,9 +5,13 @@ import Foundation
 /// (the same builder as the api's) over the detector's display state, or over a minimal state made
 /// from the schedule card when the detector has not described the match yet.
 enum StartPayload {
-    /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card.
-    static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
-        try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
+    /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card; with
+    /// `channelId`, the start subscribes the activity to that broadcast channel.
+    static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64, channelId: String? = nil)
+        throws(LiveActivityPayloadError) -> String
+    {
+        try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp,
+                                           channelId: channelId).jsonString()
     }
 
     /// The end body of an activity replaced by a new one (`LiveActivityPayload.dismissedNow`), same state rules.

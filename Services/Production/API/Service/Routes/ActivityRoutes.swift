@@ -1,3 +1,4 @@
+import BroadcastChannels
 import HTTPServer
 import LiveActivities
 
@@ -9,10 +10,25 @@ enum ActivityRoutes {
                 let user = try service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let body = try request.decode(APIBodies.ActivityTokenRequest.self)
-                let token = try InputRules.apnsToken(body.token, field: "token")
                 let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
-                let outcome = try await service.activities.registerUpdateToken(
-                    token, userId: user.userId, matchId: matchId, deviceId: deviceId, now: service.clock.now())
+                let delivery: LiveActivityStore.ActivityDelivery
+                switch (body.token, body.channelId) {
+                case (let token?, nil):
+                    delivery = .token(try InputRules.apnsToken(token, field: "token"))
+                case (nil, let channel?):
+                    let channelId = try InputRules.channelId(channel, field: "channelId")
+                    // Only a channel of this match that is in use: another match's, or a deleted one, would never
+                    // get this match's broadcasts.
+                    guard try await service.channels.channels(matchId: matchId).contains(where: { $0.channelId == channelId && $0.state == .active })
+                    else {
+                        throw HTTPError(status: 409, code: "unknown_channel", message: "\(channelId) is not a broadcast channel of match \(matchId) in use")
+                    }
+                    delivery = .channel(channelId)
+                default:
+                    throw HTTPError.invalidBody("exactly one of 'token' (an update token) and 'channelId' (a broadcast channel) is required")
+                }
+                let outcome = try await service.activities.registerActivity(
+                    delivery, userId: user.userId, matchId: matchId, deviceId: deviceId, now: service.clock.now())
                 switch outcome {
                 case .active(let rotated):
                     return .json(APIBodies.ActivityTokenResponse(matchId: matchId, deviceId: deviceId, status: "active", rotated: rotated))

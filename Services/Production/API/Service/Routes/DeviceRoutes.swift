@@ -13,9 +13,12 @@ enum DeviceRoutes {
                     try InputRules.apnsToken(token, field: "pushToStartToken")
                 }
                 let version = try InputRules.shortText(body.appVersion, field: "appVersion")
+                let osVersion = try body.osVersion.map { value throws(HTTPError) in try InputRules.osVersion(value, field: "osVersion") }
                 let device = try await service.devices.upsert(
                     userId: user.userId, deviceId: deviceId, pushToken: pushToken, pushToStartToken: startToken,
-                    env: body.apnsEnvironment, appVersion: version, now: service.clock.now())
+                    env: body.apnsEnvironment, appVersion: version, osVersion: osVersion,
+                    supportsBroadcastChannels: body.supportsBroadcastChannels ?? false,
+                    now: service.clock.now())
                 return .json(device)
             },
             APIRoute(method: .delete, pattern: "/devices/:deviceId") { request in

@@ -11,15 +11,15 @@ enum FollowRoutes {
                 let user = try service.authenticator.user(request)
                 let body = try request.decode(APIBodies.FollowRequest.self)
                 if let deviceId = body.deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
-                return try await follow(service, userId: user.userId, matchId: try InputRules.id(body.matchId, field: "matchId"))
+                return try await follow(service, userId: user.userId, matchId: try InputRules.id(body.matchId, field: "matchId"),
+                                        deviceId: body.deviceId)
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/follow") { request in
                 let user = try service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
-                if let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId {
-                    _ = try InputRules.id(deviceId, field: "deviceId")
-                }
-                return try await follow(service, userId: user.userId, matchId: matchId)
+                let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId
+                if let deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
+                return try await follow(service, userId: user.userId, matchId: matchId, deviceId: deviceId)
             },
             APIRoute(method: .delete, pattern: "/user/follow/match") { request in
                 let user = try service.authenticator.user(request)
@@ -45,8 +45,9 @@ enum FollowRoutes {
         ]
     }
 
-    /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowBatcher`).
-    static func follow(_ service: APIService, userId: String, matchId: String) async throws -> HTTPResponse {
+    /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowBatcher`). For a live match
+    /// and a channel-capable calling device, the answer names the match's broadcast channel in its environment.
+    static func follow(_ service: APIService, userId: String, matchId: String, deviceId: String? = nil) async throws -> HTTPResponse {
         let outcome: FollowStore.FollowOutcome
         let started: [String]
         do {
@@ -57,9 +58,13 @@ enum FollowRoutes {
         } catch FollowError.startsNotQueued {
             throw HTTPError.unavailable("push jobs could not be queued; retry the follow")
         }
+        var channelId: String?
+        if outcome.match.isLive, let deviceId {
+            channelId = try await service.channels.channelForDevice(matchId: matchId, userId: userId, deviceId: deviceId)
+        }
         let response = APIBodies.FollowResponse(
             matchId: matchId, following: true, isLive: outcome.match.isLive, expiresAt: ISOTime.string(outcome.expiresAt),
-            startedDevices: started, displayState: outcome.match.isLive ? outcome.match.displayState : nil)
+            startedDevices: started, displayState: outcome.match.isLive ? outcome.match.displayState : nil, channelId: channelId)
         if response.displayState != nil, let stateJSON = outcome.match.displayStateJSON {
             return splicedFollowResponse(response, stateJSON: stateJSON)
         }

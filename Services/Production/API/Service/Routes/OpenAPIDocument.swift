@@ -49,7 +49,7 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/user/follows", summary: "The caller's follows (sync on launch and login)",
                   auth: .user, response: "FollowsResponse", errors: [401, 429]),
         Operation(method: "post", path: "/matches/{matchId}/activity-token",
-                  summary: "Register or rotate a Live Activity update token: pending → active, rotation in place",
+                  summary: "Register a running Live Activity by its update token (rotation in place) or its broadcast channel: pending → active",
                   auth: .user, body: "ActivityTokenRequest", response: "ActivityTokenResponse", parameters: [matchId],
                   errors: userErrors + [409]),
         Operation(method: "post", path: "/matches/{matchId}/activity-dismissed",

@@ -6,7 +6,9 @@ enum APIBodies {
     struct FollowRequest: Decodable { var matchId: String; var deviceId: String? }
     struct UnfollowRequest: Decodable { var matchId: String }
     struct MatchActionRequest: Decodable { var deviceId: String? }
-    struct ActivityTokenRequest: Decodable { var token: String; var deviceId: String }
+    /// An activity the app runs: an update token (token delivery) or the broadcast channel it subscribed to
+    /// (channel delivery, iOS 18+); exactly one of the two.
+    struct ActivityTokenRequest: Decodable { var token: String?; var channelId: String?; var deviceId: String }
     struct DismissRequest: Decodable { var deviceId: String }
     struct DeviceRequest: Decodable {
         var deviceId: String
@@ -14,6 +16,10 @@ enum APIBodies {
         var pushToStartToken: String?
         var apnsEnvironment: APNsEnvironment
         var appVersion: String
+        /// The device's iOS version ("18.2"); optional (older builds do not send it).
+        var osVersion: String?
+        /// True when this app build subscribes Live Activities to broadcast channels; optional (absent: false).
+        var supportsBroadcastChannels: Bool?
     }
 
     struct FollowResponse: Encodable {
@@ -26,6 +32,9 @@ enum APIBodies {
         var startedDevices: [String]
         /// The cached display state when the match is live (null otherwise or when none is cached yet).
         var displayState: UnifiedDisplayState?
+        /// The match's broadcast channel for the calling device (`deviceId` of the request) when it is
+        /// channel-capable: an in-app start uses `.channel(channelId)`. Null: start with a token.
+        var channelId: String? = nil
     }
 
     struct UnfollowResponse: Encodable {
@@ -58,6 +67,9 @@ enum APIBodies {
         var apnsEnvironment: APNsEnvironment
         var appVersion: String?
         var updatedAt: String
+        var osVersion: String? = nil
+        /// iOS 18 or later and a build that subscribes to channels: started on broadcast channels.
+        var channelCapable: Bool = false
     }
 
     struct DeleteDeviceResponse: Encodable { var deviceId: String; var deleted: Bool }

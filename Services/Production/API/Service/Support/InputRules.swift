@@ -53,6 +53,26 @@ enum InputRules {
         return value.lowercased()
     }
 
+    /// An iOS version: 1–3 dot-separated numbers of up to 3 digits ("18", "18.2", "17.5.1").
+    static func osVersion(_ value: String, field: String) throws(HTTPError) -> String {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { throw .invalidBody("'\(field)' must be an iOS version such as 18.2") }
+        return value
+    }
+
+    /// A broadcast channel id: 4–256 characters of standard base64 (as APNs issues them; `=` padding only at the end).
+    static func channelId(_ value: String, field: String) throws(HTTPError) -> String {
+        let bytes = Array(value.utf8)
+        let padding = bytes.reversed().prefix { $0 == 0x3D }.count
+        guard (4...256).contains(bytes.count), bytes.count % 4 == 0, padding <= 2,
+              bytes.dropLast(padding).allSatisfy({ byte in
+                  (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2F
+              })
+        else { throw .invalidBody("'\(field)' must be a broadcast channel id (base64)") }
+        return value
+    }
+
     /// A short free-text field (app version): 1–`limit` printable characters.
     static func shortText(_ value: String, field: String, limit: Int = 32) throws(HTTPError) -> String {
         guard (1...limit).contains(value.utf8.count), value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
