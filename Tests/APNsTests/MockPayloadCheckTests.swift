@@ -27,6 +27,16 @@ import Testing
         #expect(problem(#"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A"}}"#) == "start needs an aps.attributes object")
     }
 
+    @Test func pushInputsOnlyOnStartsAndNeverBoth() {
+        let start = #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"A","attributes":{}"#
+        #expect(problem(start + #","input-push-channel":"QUJDRA=="}}"#) == nil)
+        #expect(problem(start + #","input-push-token":1}}"#) == nil)
+        #expect(problem(start + #","input-push-channel":"QUJDRA==","input-push-token":1}}"#) == "aps.input-push-channel and aps.input-push-token together")
+        #expect(problem(start + #","input-push-channel":7}}"#) == "aps.input-push-channel must be a base64 channel id")
+        #expect(problem(#"{"aps":{"timestamp":1,"event":"update","content-state":{},"input-push-channel":"QUJDRA=="}}"#)
+                == "aps.input-push-channel / input-push-token are only for start")
+    }
+
     @Test func notJSONIsRefused() {
         #expect(problem("{nope") == "payload is not a JSON object")
         #expect(problem(#"{"aps":{}} trailing"#, liveActivity: false) == "payload is not a JSON object")

@@ -1,3 +1,4 @@
+import BroadcastChannels
 import FeedHistory
 import Contracts
 import FakeFeed
@@ -31,6 +32,38 @@ import SharedTestSupport
     }
 
     static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
+
+    /// A channel-capable device of a match with a broadcast channel in its environment starts on the channel.
+    @Test func capableDevicesStartOnTheMatchsChannelOthersOnTokens() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 9)
+        try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
+        try await Self.follow(database, user: "u", match: matchId)
+        for (device, index) in [("capable", 1), ("old", 2), ("capable-prod", 3)] {
+            try await Self.device(database, user: "u", device: device, pushToStart: Self.token(index))
+        }
+        try await database.execute("UPDATE devices SET channel_capable = true WHERE device_id LIKE 'capable%'")
+        try await database.execute("UPDATE devices SET apns_env = 'production' WHERE device_id = 'capable-prod'")
+        let store = BroadcastChannelStore(database: database)
+        let generation = try #require(try await store.beginCreate(matchId: matchId, environment: .sandbox, storagePolicy: 0, now: Date()))
+        let channel = "Q0hBTk5FTA=="
+        #expect(try await store.activate(matchId: matchId, environment: .sandbox, generation: generation, channelId: channel, now: Date()))
+        let orchestrator = Self.orchestrator(database, producer, clock: ManualWallClock())
+        #expect(try await orchestrator.runOnce().started == 3)
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        func aps(_ device: String) throws -> [String: Any] {
+            let job = try #require(jobs.first { $0.job.targets.first?.deviceId == device }?.job)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(job.payload.utf8)) as? [String: Any])
+            return try #require(body["aps"] as? [String: Any])
+        }
+        #expect(try aps("capable")["input-push-channel"] as? String == channel)
+        #expect(try aps("old")["input-push-channel"] == nil, "not capable: a token start")
+        #expect(try aps("capable-prod")["input-push-channel"] == nil, "no channel in its environment")
+        #expect(try aps("capable")["input-push-token"] == nil, "never both inputs")
+        try await producer.shutdown()
+    }
 
     /// More candidates than one chunk: they are streamed and started chunk by chunk, each device once.
     @Test func manyFollowersAreStartedChunkByChunk() async throws {

@@ -50,11 +50,21 @@ enum MockAPNsPayloadCheck {
             return "aps.\(name) must be a number"
         }
         if aps.contains(key("dismissal-date")) && event != "end" { return "aps.dismissal-date is only for end" }
+        if event != "start" && (aps.contains(key("input-push-channel")) || aps.contains(key("input-push-token"))) {
+            return "aps.input-push-channel / input-push-token are only for start"
+        }
         if event == "start" {
             guard (try? aps.decode(String.self, forKey: key("attributes-type"))) != nil else {
                 return "start needs aps.attributes-type"
             }
             guard isObject("attributes") else { return "start needs an aps.attributes object" }
+            if aps.contains(key("input-push-channel")) {
+                guard let channel = try? aps.decode(String.self, forKey: key("input-push-channel")), APNsChannelID.isWellFormed(channel) else {
+                    return "aps.input-push-channel must be a base64 channel id"
+                }
+                // iOS drops a push with both ("Incoming message contains two forms of push input").
+                if aps.contains(key("input-push-token")) { return "aps.input-push-channel and aps.input-push-token together" }
+            }
         }
         return nil
     }
