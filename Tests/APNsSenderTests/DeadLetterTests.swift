@@ -14,7 +14,7 @@ import Testing
         let huge = [UInt8](repeating: UInt8(ascii: "{"), count: 1_100_000)
         try await sender.produceRaw(Array("not json at all".utf8), key: "k-not-json")
         try await sender.produceRaw(Array(#"{"schema":99,"jobId":"job-from-the-future"}"#.utf8), key: "k-schema-job")
-        try await sender.produceRaw(Array(#"{"schema":3}"#.utf8), key: "k-schema")
+        try await sender.produceRaw(Array(#"{"schema":4}"#.utf8), key: "k-schema")
         try await sender.produceRaw(huge, key: "k-huge")
         let good = SenderFixtures.job(targets: (0..<5).map { _ in SenderFixtures.target() })
         try await sender.produce([good])
