@@ -90,4 +90,40 @@ struct ChannelDeliveryTests {
         #expect(try await api.call("POST", "/matches/\(match)/activity-token", as: user, json: ["token": token, "deviceId": "phone"]).status == 200)
         #expect(try await delivery() == ("token", nil, token, "active"))
     }
+
+    @Test("an unfollow on one channel device ends the user's other channel devices by a background push, token rows by an end push")
+    func unfollowReachesTheOtherChannelDevices() async throws {
+        let api = try await APITestHarness.shared()
+        let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
+        try await api.seedMatch(match, live: true)
+        let channel = try await Self.channel(api, match)
+        var deviceTokens: [String: String] = [:]
+        for device in ["a", "b", "c"] {
+            let token = APITestHarness.hexToken()
+            deviceTokens[device] = token
+            #expect(try await api.call("POST", "/devices", as: user, json: [
+                "deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "2.0", "pushToken": token, "osVersion": "18.2",
+                "supportsBroadcastChannels": true,
+            ]).status == 200)
+        }
+        #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match, "deviceId": "a"]).status == 200)
+        let updateToken = APITestHarness.hexToken(length: 160)
+        for (device, body) in [("a", ["channelId": channel]), ("b", ["channelId": channel]), ("c", ["token": updateToken])] {
+            var json: [String: Any] = body
+            json["deviceId"] = device
+            #expect(try await api.call("POST", "/matches/\(match)/activity-token", as: user, json: json).status == 200)
+        }
+        let response = try await api.call("DELETE", "/user/follow/match", as: user, json: ["matchId": match, "deviceId": "a"])
+        #expect(response.status == 200 && response.json["endedDevices"] as? [String] == ["a", "b", "c"], "\(response.text)")
+        #expect(try await api.activities(match, user).values.allSatisfy { $0.status == "ended" && $0.reason == "user_unfollow" })
+        let background = try await JobCollector.shared.wait(matchId: match, kind: .background, count: 1)
+        let ends = try await JobCollector.shared.wait(matchId: match, kind: .liveActivityEnd, count: 1)
+        #expect(background.map { $0.job.targets[0].deviceId } == ["b"], "the acting device a ended its own; c is a token row")
+        #expect(background[0].job.targets[0].token == deviceTokens["b"] && background[0].job.priority == 5 && background[0].job.schema == 3)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(background[0].job.payload.utf8)) as? [String: Any])
+        #expect((body["aps"] as? [String: Any])?["content-available"] as? Int == 1)
+        #expect((body["sightscreen"] as? [String: Any])?["matchId"] as? String == match)
+        #expect((body["sightscreen"] as? [String: Any])?["type"] as? String == "activity-end")
+        #expect(ends.map { $0.job.targets[0].token } == [updateToken])
+    }
 }

@@ -89,6 +89,7 @@ enum SenderFixtures {
         case .liveActivityStart:
             #"{"aps":{"timestamp":\#(now),"event":"start","content-state":{"score":"0/0"},"attributes-type":"MatchActivityAttributes","attributes":{"matchId":"m1","title":"Live"},"alert":{"title":"Live","body":"Match started"}}}"#
         case .alert: #"{"aps":{"alert":{"title":"Wicket","body":"Rohit out"}}}"#
+        case .background: BackgroundEndPayload.json(matchId: "m1", reason: "user_unfollow")
         }
     }
 

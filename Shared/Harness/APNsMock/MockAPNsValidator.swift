@@ -54,6 +54,7 @@ final class MockAPNsValidator: Sendable {
         }
         let pushType = request.header("apns-push-type") ?? "alert"
         guard Self.pushTypes.contains(pushType) else { return .reject(.invalidPushType, detail: nil) }
+        if pushType == "background" && priority != 5 { return .reject(.badPriority, detail: "background pushes take priority 5") }
         let liveActivityTopic = bundleID + ".push-type.liveactivity"
         guard topic == bundleID || topic == liveActivityTopic else { return .reject(.badTopic, detail: nil) }
         if (pushType == "liveactivity") != (topic == liveActivityTopic) { return .reject(.badTopic, detail: "topic does not match push type") }

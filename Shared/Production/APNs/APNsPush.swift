@@ -10,6 +10,8 @@ public enum APNsPushType: Sendable, Hashable, CaseIterable {
     case liveActivity
     /// A regular notification: type `alert`, topic `<bundle>`.
     case alert
+    /// A background notification (`content-available`, priority 5): type `background`, topic `<bundle>`.
+    case background
 }
 
 /// One device token and its environment: all the transport needs to know about a target (the app's user and

@@ -15,12 +15,16 @@ public struct APNsRequestFactory: Sendable {
 
     /// `apns-push-type` of a push type.
     public static func pushType(for type: APNsPushType) -> String {
-        type == .alert ? "alert" : "liveactivity"
+        switch type {
+        case .liveActivity: "liveactivity"
+        case .alert: "alert"
+        case .background: "background"
+        }
     }
 
     /// `apns-topic` of a push type.
     public func topic(for type: APNsPushType) -> String {
-        type == .alert ? bundleID : liveActivityTopic
+        type == .liveActivity ? liveActivityTopic : bundleID
     }
 
     /// The request. `expiration` nil leaves the header out (APNs' storage policy applies).

@@ -42,7 +42,8 @@ public struct PushJob: VersionedMessage, Equatable {
         expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0,
         channel: PushChannel? = nil
     ) {
-        self.schema = channel == nil ? 2 : 3
+        // Schema 3 only for the shapes the release before broadcast cannot take (a broadcast, a background push).
+        self.schema = channel == nil && kind != .background ? 2 : 3
         self.channel = channel
         self.jobId = jobId
         self.kind = kind
@@ -86,6 +87,9 @@ public enum PushKind: String, Codable, Sendable, CaseIterable {
     case liveActivityEnd = "liveactivity-end"
     case liveActivityStart = "liveactivity-start"
     case alert
+    /// A background notification to a device's own token (`apns-push-type: background`, priority 5): the app
+    /// ends a channel activity the server cannot end by push (`BackgroundEndPayload`).
+    case background
 }
 
 /// APNs environment of a device token.

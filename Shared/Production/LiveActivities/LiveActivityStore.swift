@@ -89,11 +89,22 @@ public struct LiveActivityStore: Sendable {
         public var updateToken: String?
         /// The device's APNs environment ("production" when the device is gone).
         public var apnsEnvironment: String
+        /// A channel activity (no update token: the server cannot end it by push; the device's own token gets a
+        /// background push naming the match instead).
+        public var onChannel: Bool
+        /// The device's own push token (`devices.push_token`), when it has one.
+        public var devicePushToken: String?
+        /// The device's APNs environment for that token.
+        public var deviceEnvironment: String
 
-        public init(deviceId: String, updateToken: String?, apnsEnvironment: String) {
+        public init(deviceId: String, updateToken: String?, apnsEnvironment: String, onChannel: Bool = false,
+                    devicePushToken: String? = nil, deviceEnvironment: String = "production") {
             self.deviceId = deviceId
             self.updateToken = updateToken
             self.apnsEnvironment = apnsEnvironment
+            self.onChannel = onChannel
+            self.devicePushToken = devicePushToken
+            self.deviceEnvironment = deviceEnvironment
         }
     }
 
@@ -105,13 +116,17 @@ public struct LiveActivityStore: Sendable {
             WITH ended AS (
                 UPDATE live_activities SET status = 'ended', end_reason = $3, updated_at = $4
                 WHERE match_id = $2 AND user_id = $1 AND status IN ('pending', 'active')
-                RETURNING device_id, update_token, apns_env
+                RETURNING device_id, update_token, apns_env, delivery
             )
-            SELECT device_id, update_token, apns_env FROM ended ORDER BY device_id
+            SELECT ended.device_id, ended.update_token, ended.apns_env, ended.delivery = 'channel' AS on_channel, d.push_token,
+                   coalesce(d.apns_env, 'production') AS device_env
+            FROM ended LEFT JOIN devices d ON d.user_id = $1 AND d.device_id = ended.device_id
+            ORDER BY ended.device_id
             """, [userId, matchId, reason.rawValue, now], prepared: true)
         return try rows.map {
             UserEnded(deviceId: try $0.decode("device_id"), updateToken: try $0.decode("update_token", as: String?.self),
-                      apnsEnvironment: try $0.decode("apns_env"))
+                      apnsEnvironment: try $0.decode("apns_env"), onChannel: try $0.decode("on_channel"),
+                      devicePushToken: try $0.decode("push_token", as: String?.self), deviceEnvironment: try $0.decode("device_env"))
         }
     }
 

@@ -20,6 +20,10 @@ extension APNsDeviceToken {
 
 extension APNsPushType {
     init(_ kind: PushKind) {
-        self = kind == .alert ? .alert : .liveActivity
+        switch kind {
+        case .alert: self = .alert
+        case .background: self = .background
+        case .liveActivityUpdate, .liveActivityEnd, .liveActivityStart: self = .liveActivity
+        }
     }
 }

@@ -151,7 +151,7 @@ struct JobProcessor: Sendable {
         switch kind {
         case .liveActivityUpdate, .liveActivityEnd: .update
         case .liveActivityStart: .pushToStart
-        case .alert: .device
+        case .alert, .background: .device
         }
     }
 

@@ -64,6 +64,20 @@ struct PushJobFactory: Sendable {
         }
     }
 
+    /// Background pushes asking the app to end its channel activity of `matchId` (`BackgroundEndPayload`): priority 5
+    /// (APNs takes background pushes at 5 only), to each device's own push token.
+    func backgroundEndJobs(matchId: String, reason: String, targets: [Target], now: Date) -> [PushJob] {
+        let timestamp = Int64(now.timeIntervalSince1970)
+        let payload = BackgroundEndPayload.json(matchId: matchId, reason: reason)
+        return targets.map { target in
+            PushJob(
+                jobId: "bgend:\(matchId):\(target.userId):\(target.deviceId):\(target.discriminator)", kind: .background, matchId: matchId,
+                stateSeq: 0, priority: 5, expiration: timestamp + endExpiry, relevanceScore: nil, payload: payload,
+                targets: [PushTarget(token: target.token, env: target.env, userId: target.userId, deviceId: target.deviceId)],
+                createdAt: Int64(now.timeIntervalSince1970 * 1000))
+        }
+    }
+
     /// The Kafka key of a single-target job.
     func key(of job: PushJob) -> String {
         PushJob.key(matchId: job.matchId, shard: PushSharding.shard(token: job.targets.first?.token ?? "", shards: shards))

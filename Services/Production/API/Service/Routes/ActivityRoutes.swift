@@ -44,8 +44,8 @@ enum ActivityRoutes {
                 let user = try service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let body = try request.decode(APIBodies.DismissRequest.self)
-                _ = try InputRules.id(body.deviceId, field: "deviceId")
-                return try await FollowRoutes.end(service, userId: user.userId, matchId: matchId, reason: .userDismissed)
+                let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
+                return try await FollowRoutes.end(service, userId: user.userId, matchId: matchId, reason: .userDismissed, actingDevice: deviceId)
             },
         ]
     }

@@ -25,15 +25,15 @@ enum FollowRoutes {
                 let user = try service.authenticator.user(request)
                 let body = try request.decode(APIBodies.UnfollowRequest.self)
                 let matchId = try InputRules.id(body.matchId, field: "matchId")
-                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow)
+                if let deviceId = body.deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
+                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow, actingDevice: body.deviceId)
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/unfollow") { request in
                 let user = try service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
-                if let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId {
-                    _ = try InputRules.id(deviceId, field: "deviceId")
-                }
-                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow)
+                let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId
+                if let deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
+                return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow, actingDevice: deviceId)
             },
             APIRoute(method: .get, pattern: "/user/follows") { request in
                 let user = try service.authenticator.user(request)
@@ -89,11 +89,15 @@ enum FollowRoutes {
     }
 
     /// Ends the caller's activities for the match with `reason` (end pushes first), deletes the follow.
-    static func end(_ service: APIService, userId: String, matchId: String, reason: LiveActivityEndReason) async throws -> HTTPResponse {
+    /// Ends the user's activities of the match (unfollow, dismiss). `actingDevice`, the device the request came from,
+    /// ended its own activity already: it gets no background end push.
+    static func end(_ service: APIService, userId: String, matchId: String, reason: LiveActivityEndReason, actingDevice: String? = nil)
+        async throws -> HTTPResponse
+    {
         let outcome: FollowStore.EndOutcome
         do {
             outcome = try await service.follows.end(
-                userId: userId, matchId: matchId, reason: reason, now: service.clock.now(), factory: service.factory
+                userId: userId, matchId: matchId, reason: reason, now: service.clock.now(), factory: service.factory, actingDevice: actingDevice
             ) { jobs in
                 do { try await service.publisher.publish(jobs) } catch { throw PublishFailure(underlying: error) }
             }

@@ -101,10 +101,12 @@ struct FollowStore: Sendable {
     }
 
     /// Ends every pending/active row of (user, match) with `reason`, deletes the follow, and — inside
-    /// the same transaction, before it commits — hands the end jobs (for rows with an update token)
-    /// to `publish`. A publish failure rolls everything back, so a retried request sends them again.
+    /// the same transaction, before it commits — hands the end jobs to `publish`: an end push for rows with an
+    /// update token, and for channel activities (which the server cannot end by push) a background push to the
+    /// device's own token naming the match, except to `actingDevice` (it ended its activity itself). A publish
+    /// failure rolls everything back, so a retried request sends them again.
     func end(
-        userId: String, matchId: String, reason: LiveActivityEndReason, now: Date, factory: PushJobFactory,
+        userId: String, matchId: String, reason: LiveActivityEndReason, now: Date, factory: PushJobFactory, actingDevice: String? = nil,
         publish: @Sendable ([PushJob]) async throws -> Void
     ) async throws -> EndOutcome {
         try await database.withTransaction { connection in
@@ -115,9 +117,14 @@ struct FollowStore: Sendable {
             let ended = try await LiveActivityStore.endForUser(on: connection, userId: userId, matchId: matchId,
                                                                reason: reason, now: now)
             var targets: [PushJobFactory.Target] = []
+            var background: [PushJobFactory.Target] = []
             var devices: [String] = []
             for row in ended {
                 devices.append(row.deviceId)
+                if row.onChannel, row.deviceId != actingDevice, let token = row.devicePushToken {
+                    background.append(.init(userId: userId, deviceId: row.deviceId, token: token,
+                                            env: APNsEnvironment(rawValue: row.deviceEnvironment) ?? .production, discriminator: reason.rawValue))
+                }
                 guard let token = row.updateToken else { continue }
                 targets.append(.init(
                     userId: userId, deviceId: row.deviceId, token: token,
@@ -130,8 +137,9 @@ struct FollowStore: Sendable {
                 let state = current.state ?? current.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
                     ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
                 jobs = factory.endJobs(matchId: matchId, state: state, seq: current.seq, targets: targets, now: now)
-                try await publish(jobs)
             }
+            jobs += factory.backgroundEndJobs(matchId: matchId, reason: reason.rawValue, targets: background, now: now)
+            if !jobs.isEmpty { try await publish(jobs) }
             return EndOutcome(endedDevices: devices, jobs: jobs)
         }
     }

@@ -4,7 +4,9 @@ import Contracts
 /// wrong types are refused by `Decodable` (400 `invalid_body`).
 enum APIBodies {
     struct FollowRequest: Decodable { var matchId: String; var deviceId: String? }
-    struct UnfollowRequest: Decodable { var matchId: String }
+    /// `deviceId`: the device unfollowing (it ended its own activity; the user's other channel devices get a
+    /// background end push).
+    struct UnfollowRequest: Decodable { var matchId: String; var deviceId: String? }
     struct MatchActionRequest: Decodable { var deviceId: String? }
     /// An activity the app runs: an update token (token delivery) or the broadcast channel it subscribed to
     /// (channel delivery, iOS 18+); exactly one of the two.
