@@ -136,7 +136,7 @@ var benchmarks: [Target] {[
     .executableTarget(name: "CodecBench", dependencies: ["Contracts"], path: "Benchmarks/CodecBench"),
     .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts", "FastJSON"],
                       path: "Benchmarks/DetectorBench"),
-    .executableTarget(name: "E2EFanOutBench", dependencies: ["Contracts", "Kafka", "Postgres", "Runtime", "Schema"],
+    .executableTarget(name: "E2EFanOutBench", dependencies: ["APNs", "BroadcastChannels", "Contracts", "Kafka", "Postgres", "Runtime", "Schema"],
                       path: "Benchmarks/E2EFanOutBench"),
     .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "LiveActivities", "Postgres", "Schema", "Runtime"],
                       path: "Benchmarks/FanOutBench"),

@@ -6,7 +6,8 @@
 #
 #   Benchmarks/e2e-fanout.sh [N ...]            (default: 10000 100000)
 #
-# Prints per N: event → first / last push accepted (mock clock), pushes/s, CPU µs per push of apns-sender,
+# Prints per N (and channel share): event → first / last push accepted (mock clock), event → broadcast accepted,
+# APNs requests for the event (token pushes + broadcasts), pushes/s, CPU µs per push of apns-sender,
 # la-coordinator, mock-apns, the PostgreSQL backends and the broker (from /proc, utime+stime), peak RSS
 # (VmHWM) of apns-sender and la-coordinator, the exactly-once check (every token once, no repeats) and the
 # load; then apns-bench's and h2load's rates and CPU against the same mock, and the ratios the issue's
@@ -14,7 +15,10 @@
 # Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), BENCH_N (apns-bench/h2load requests, 200000),
 #      REPLICAS (1: replicas of apns-sender and of la-coordinator, each pair of kinds one consumer group; CPU
 #      and RSS columns then sum / take the largest over the replicas), APNS_CONNECTIONS (2),
-#      APNS_SENDER_MAX_JOBS (4), and anything the services read.
+#      APNS_SENDER_MAX_JOBS (4), CHANNEL_SHARES ("0": for each N a run per share S of channel activities — a
+#      broadcast channel for the match on the mock's management port, S of the rows on it with the mock counting
+#      that many subscribers, the rest token rows; "0.8 0" compares broadcast with tokens only), and anything the
+#      services read.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/scripts/env"
@@ -24,6 +28,8 @@ MOCK_PORT=${MOCK_PORT:-22297}
 BENCH_N=${BENCH_N:-200000}
 CONNECTIONS=${APNS_CONNECTIONS:-2}
 REPLICAS=${REPLICAS:-1}
+read -r -a SHARES <<<"${CHANNEL_SHARES:-0}"
+MANAGE_PORT=$((MOCK_PORT + 1))
 TICKS=$(getconf CLK_TCK)
 command -v h2load >/dev/null || { echo "e2e-fanout: h2load missing: apt-get install nghttp2-client" >&2; exit 1; }
 
@@ -68,7 +74,8 @@ wait_ready() {
 # mock-apns as the demo runs it (dev key, self-signed TLS, payload checks and recording on).
 "$BIN_DIR/mock-apns" --generate-dev-key "$WORK/keys" >/dev/null
 KEY="$WORK/keys/AuthKey_DEVKEY0001.p8"
-"$BIN_DIR/mock-apns" --host 127.0.0.1 --port "$MOCK_PORT" --cert-dir "$WORK/tls" --key "$WORK/keys/AuthKey_DEVKEY0001.pub.pem" \
+"$BIN_DIR/mock-apns" --host 127.0.0.1 --port "$MOCK_PORT" --manage-port "$MANAGE_PORT" --cert-dir "$WORK/tls" \
+    --key "$WORK/keys/AuthKey_DEVKEY0001.pub.pem" \
     >"$WORK/mock.out" 2>"$WORK/mock.err" &
 MOCK_PID=$!
 for _ in $(seq 1 100); do grep -q listening "$WORK/mock.out" 2>/dev/null && break; sleep 0.1; done
@@ -78,14 +85,30 @@ BROKER=$(pgrep -f "tansu" | head -1 || true)
 [[ -n "$BROKER" ]] || echo "e2e-fanout: no tansu process found; the broker's CPU is reported as 0" >&2
 
 echo "# e2e fan-out, $(nproc) cores, $REPLICAS replica(s) of apns-sender and la-coordinator, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s\n" "N" "first_s" "last_s" "pushes/s" \
+printf "%-9s %5s %9s %9s %9s %9s %8s | %8s %8s %8s %8s %8s | %8s %8s | %s\n" "N" "share" "first_s" "last_s" "bcast_s" "pushes/s" "requests" \
     "sender" "la-coord" "mock" "postgres" "broker" "sndr_MB" "la_MB" "exactly-once"
+RUNS=()
+for N in "${SIZES[@]}"; do for SHARE in "${SHARES[@]}"; do RUNS+=("$N:$SHARE"); done; done
 E2E_RATES=()
 SENDER_COSTS=()
-for N in "${SIZES[@]}"; do
+for SPEC in "${RUNS[@]}"; do
+    N=${SPEC%%:*}
+    SHARE=${SPEC##*:}
     RUN="e2e-$N-$RANDOM"
     MATCH="bench-$RUN"
-    "$BIN_DIR/e2e-fanout-bench" setup --match "$MATCH" --rows "$N" --prefix "$RUN" >"$WORK/setup.out"
+    CHANNEL_ARGS=()
+    if awk -v s="$SHARE" 'BEGIN { exit !(s > 0) }'; then
+        CHANNEL_ARGS=(--channel-share "$SHARE" --manage-port "$MANAGE_PORT" --ca "$CA" --key "$KEY")
+    fi
+    "$BIN_DIR/e2e-fanout-bench" setup --match "$MATCH" --rows "$N" --prefix "$RUN" "${CHANNEL_ARGS[@]}" >"$WORK/setup.out"
+    TOKEN_ROWS=$(awk -F= '$1 == "token_rows" { print $2 }' "$WORK/setup.out")
+    CHANNEL_ROWS=$(awk -F= '$1 == "channel_rows" { print $2 }' "$WORK/setup.out")
+    CHANNEL_ID=$(awk -F= '$1 == "channel_id" { print substr($0, index($0, "=") + 1) }' "$WORK/setup.out")
+    if [[ -n "$CHANNEL_ID" ]]; then
+        # The mock counts the channel's subscribers (one copy each per broadcast) instead of listing them.
+        curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/channels/subscribers" \
+            -d "{\"channelId\":\"$CHANNEL_ID\",\"count\":$CHANNEL_ROWS}" >/dev/null
+    fi
     "$BIN_DIR/e2e-fanout-bench" setup --match "warm-$MATCH" --rows 1 --prefix "$RUN" >/dev/null
     SENDERS=(); COORDINATORS=()
     for replica in $(seq 1 "$REPLICAS"); do
@@ -124,8 +147,9 @@ for N in "${SIZES[@]}"; do
     FIRED=$("$BIN_DIR/e2e-fanout-bench" fire --match "$MATCH" --prefix "$RUN" | awk -F= '/acknowledged_at_ms/ { print $2 }')
     DEADLINE=$((SECONDS + 60 + N / 1000))
     while true; do
-        ACCEPTED=$(counters | field accepted)
-        [[ "$ACCEPTED" -ge "$N" || $SECONDS -ge $DEADLINE ]] && break
+        C=$(counters)
+        ACCEPTED=$(echo "$C" | field accepted); BROADCASTS=$(echo "$C" | field broadcastsAccepted)
+        [[ "$ACCEPTED" -ge "$TOKEN_ROWS" && ( -z "$CHANNEL_ID" || "$BROADCASTS" -ge 1 ) || $SECONDS -ge $DEADLINE ]] && break
         sleep 0.2
     done
     sleep 1  # a repeat, if any, would arrive now
@@ -139,10 +163,20 @@ for N in "${SIZES[@]}"; do
     FIRST_S=$(awk -v a="$FIRST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
     LAST_S=$(awk -v a="$LAST" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
     RATE=$(awk -v n="$ACCEPTED" -v a="$FIRST" -v l="$LAST" 'BEGIN { printf "%.0f", (l > a ? n / ((l - a) / 1000) : 0) }')
+    BROADCASTS=$(echo "$C" | field broadcastsAccepted); COPIES=$(echo "$C" | field broadcastCopies)
+    REPEATED_B=$(echo "$C" | field repeatedBroadcasts)
+    BCAST_S="-"
+    [[ -z "$CHANNEL_ID" ]] || BCAST_S=$(awk -v a="$(echo "$C" | field firstBroadcastAcceptedAt)" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
     CHECK="ok"
-    [[ "$ACCEPTED" -eq "$N" && "$DISTINCT" -eq "$N" && "$REPEATED" -eq 0 ]] || CHECK="FAILED (accepted $ACCEPTED, distinct $DISTINCT, repeated $REPEATED)"
+    [[ "$ACCEPTED" -eq "$TOKEN_ROWS" && "$DISTINCT" -eq "$TOKEN_ROWS" && "$REPEATED" -eq 0 ]] \
+        || CHECK="FAILED (accepted $ACCEPTED of $TOKEN_ROWS, distinct $DISTINCT, repeated $REPEATED)"
+    if [[ -n "$CHANNEL_ID" ]]; then
+        [[ "$BROADCASTS" -eq 1 && "$COPIES" -eq "$CHANNEL_ROWS" && "$REPEATED_B" -eq 0 ]] \
+            || CHECK="$CHECK; broadcast FAILED ($BROADCASTS accepted, $COPIES copies of $CHANNEL_ROWS, $REPEATED_B repeated)"
+    fi
     SENDER_US=$(per_push "$D_SENDER" "$ACCEPTED")
-    printf "%-9s %9s %9s %9s | %8s %8s %8s %8s %8s | %8s %8s | %s (load %s)\n" "$N" "$FIRST_S" "$LAST_S" "$RATE" \
+    printf "%-9s %5s %9s %9s %9s %9s %8s | %8s %8s %8s %8s %8s | %8s %8s | %s (load %s)\n" "$N" "$SHARE" "$FIRST_S" "$LAST_S" "$BCAST_S" "$RATE" \
+        "$((ACCEPTED + BROADCASTS))" \
         "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
         "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb_all "${SENDERS[@]}")" "$(peak_mb_all "${COORDINATORS[@]}")" "$CHECK" "$LOAD"
     E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US")
@@ -190,7 +224,7 @@ h2load -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 -t 1 -d "$WORK/h2/payload.json" "
 H2_RATE=$(awk '/finished in/ { for (i = 1; i <= NF; i++) if ($i ~ /req\/s/) { v = $(i-1); gsub(",", "", v); print v } }' "$WORK/h2load.out" | head -1)
 H2_RATE=${H2_RATE%.*}
 echo "# same mock: apns-bench batches of 1,000 ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request); h2load ${H2_RATE:-?} req/s"
-for i in "${!SIZES[@]}"; do
-    awk -v n="${SIZES[$i]}" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
+for i in "${!RUNS[@]}"; do
+    awk -v n="${RUNS[$i]/:/ share }" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
         'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.2x)\n", n, (h > 0 ? 100 * e / h : 0), (b > 0 ? s / b : 0) }'
 done

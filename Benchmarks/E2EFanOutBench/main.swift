@@ -1,3 +1,5 @@
+import APNs
+import BroadcastChannels
 import Contracts
 import Foundation
 import Kafka
@@ -10,6 +12,10 @@ import Schema
 //   setup   --match M --rows N --prefix P   topics P.events (12), P.jobs (24), P.invalid, P.dead, P.dead-letter;
 //                                            N active Live Activities of match M (N/3 users × 3 devices,
 //                                            160-hex update tokens, real schema, generate_series)
+//           [--channel-share S --manage-port P --ca CA --key KEY.p8]
+//                                            with S > 0: a broadcast channel for M created on mock-apns's production
+//                                            management port, and that share of the rows channel activities (no
+//                                            token); prints channel_id=, token_rows=, channel_rows=
 //   fire    --match M --prefix P            produces one priority-10 MatchBusEvent (a wicket) for M to P.events;
 //                                            prints "fired_at_ms=<unix ms>" once it is acknowledged
 //   cleanup --match M --prefix P            deletes M's rows and the five topics (Tansu keeps every record in memory)
@@ -87,13 +93,35 @@ do {
             WHERE u * 3 + d < $3
             ON CONFLICT DO NOTHING
             """, [matchId, users, rows])
+        // The channel share: rows with (u * 3 + d) % 100 below share × 100 are channel activities.
+        let share = options["channel-share"].flatMap(Double.init) ?? 0
+        var channelId: String?
+        if share > 0 {
+            guard let port = options["manage-port"].flatMap(Int.init), let ca = options["ca"], let keyPath = options["key"] else {
+                fail("--channel-share needs --manage-port, --ca and --key")
+            }
+            let tokens = try APNsTokenProvider(teamID: "DEVTEAM001", keyID: "DEVKEY0001", key: try APNsSigningKey(contentsOfFile: keyPath))
+            let client = try APNsChannelClient(bundleID: "com.sightscreen.app", tokens: tokens, production: .local(port: port),
+                                               sandbox: .local(port: port), caFile: ca)
+            let id = try await client.createChannel(environment: .production, storagePolicy: .noMessageStored,
+                                                    requestID: UUID().uuidString.lowercased()).get()
+            client.shutdown()
+            let store = BroadcastChannelStore(database: db)
+            guard let generation = try await store.beginCreate(matchId: matchId, environment: .production, storagePolicy: 0, now: Date()),
+                  try await store.activate(matchId: matchId, environment: .production, generation: generation, channelId: id.rawValue, now: Date())
+            else { fail("the channel row of \(matchId) exists already") }
+            channelId = id.rawValue
+        }
         try await db.execute(
             """
-            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, activated_at)
-            SELECT $1, $1 || ':u' || u, 'd' || d, 'active', repeat(md5($1 || u || 'd' || d), 5), now()
+            INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, activated_at, delivery, channel_id)
+            SELECT $1, $1 || ':u' || u, 'd' || d, 'active',
+                   CASE WHEN (u * 3 + d) % 100 < $4 THEN NULL ELSE repeat(md5($1 || u || 'd' || d), 5) END, now(),
+                   CASE WHEN (u * 3 + d) % 100 < $4 THEN 'channel' ELSE 'token' END,
+                   CASE WHEN (u * 3 + d) % 100 < $4 THEN $5 END
             FROM generate_series(0, $2 - 1) AS u, generate_series(0, 2) AS d
             WHERE u * 3 + d < $3
-            """, [matchId, users, rows])
+            """, [matchId, users, rows, Int((share * 100).rounded()), channelId])
         // Vacuum and analyze now, so that autovacuum's pass over the new rows does not run (and count as
         // PostgreSQL's CPU) during the measured fan-out; the same for the checkpoint the inserts' WAL would
         // trigger (superuser or pg_checkpoint only; a database user without the right skips it).
@@ -101,6 +129,12 @@ do {
         _ = try? await db.execute("CHECKPOINT")
         let count = try await db.query("SELECT count(*) AS n FROM live_activities WHERE match_id = $1 AND status = 'active'", [matchId])
         output("rows=\(try count.first?.decode("n", as: Int.self) ?? 0)")
+        let modes = try await db.query(
+            "SELECT count(*) FILTER (WHERE delivery = 'token') AS t, count(*) FILTER (WHERE delivery = 'channel') AS c FROM live_activities WHERE match_id = $1",
+            [matchId])
+        output("token_rows=\(try modes.first?.decode("t", as: Int.self) ?? 0)")
+        output("channel_rows=\(try modes.first?.decode("c", as: Int.self) ?? 0)")
+        if let channelId { output("channel_id=\(channelId)") }
         await db.shutdown()
     case "fire":
         let event = MatchBusEvent(
@@ -120,6 +154,7 @@ do {
         let deleted = try await db.execute("DELETE FROM live_activities WHERE match_id = $1", [matchId])
         try await db.execute("DELETE FROM devices WHERE user_id LIKE $1 || ':u%'", [matchId])
         try await db.execute("DELETE FROM matches WHERE match_id = $1", [matchId])
+        try await db.execute("DELETE FROM broadcast_channels WHERE match_id = $1", [matchId])
         await db.shutdown()
         try await admin().deleteTopics([topics.events, topics.jobs, topics.invalid, topics.dead, topics.deadLetter], timeout: .seconds(30))
         output("deleted_rows=\(deleted)")

@@ -28,7 +28,7 @@ final class LockedServer: Sendable {
 /// - `POST /mock/channels/subscribers` `{"channelId": "…", "count": N}` → counted-only subscribers (benchmarks)
 /// - `POST /mock/channels/delete` `{"channelId": "…"}` → deleted behind its owner's back
 /// - `GET /mock/broadcasts?channel=…&since=SEQ&limit=N` → recorded `MockAPNsBroadcast` list, oldest first
-/// - `POST /mock/reset` → clears everything
+/// - `POST /mock/reset` → clears everything but the channels and their subscribers
 enum MockAPNsAdmin {
     private struct ChannelBody: Decodable {
         var channelId: String

@@ -105,7 +105,8 @@ public final class MockAPNsServer: Sendable {
 
     public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, channels: channelStore, server: server) }
 
-    /// Clears counters, deliveries, unregistered tokens, faults, channels and broadcasts.
+    /// Clears counters, deliveries, unregistered tokens, faults and recorded broadcasts (channels and their
+    /// subscribers stay).
     public func reset() { MockAPNsAdmin.apply(MockAPNsFaults(), state: state, channels: channelStore, server: server, reset: true) }
 
     // MARK: - Channels (also reachable over /mock/channels…)

@@ -182,14 +182,16 @@ final class MockChannelStore: Sendable {
 
     func counts() -> Counts { storage.withLock { $0.counts } }
 
-    /// Forgets every channel, subscriber and broadcast (sequences keep growing).
+    /// Forgets the recorded broadcasts and their counters (sequences keep growing). The channels and their
+    /// subscribers stay: they are APNs's state that the system under test owns (`delete` is how a test takes one
+    /// away behind its back).
     func reset() {
         storage.withLock { storage in
-            let last = storage.lastSequence
-            let deleted = storage.deleted.union(storage.channels.keys)
-            storage = Storage()
-            storage.lastSequence = last
-            storage.deleted = deleted
+            let kept = storage.counts.channels
+            storage.broadcasts = []
+            storage.acceptedRequestIDs = []
+            storage.counts = Counts()
+            storage.counts.channels = kept
         }
     }
 }
