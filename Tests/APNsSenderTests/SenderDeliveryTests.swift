@@ -24,27 +24,67 @@ import SharedTestSupport
         }
         try await sender.produce(jobs)
         try await sender.waitForCommitted(Int64(jobs.count))
+        let total = PushKind.allCases.count * 2 * 25
         let deliveries = mock.deliveries()
-        #expect(deliveries.count == 200)
+        #expect(deliveries.count == total)
         for job in jobs {
             for target in job.targets {
                 let received = mock.deliveries(token: target.token)
                 #expect(received.count == 1)
                 #expect(received.first?.apnsID == APNsID.derive(jobID: job.jobId, token: target.token))
-                #expect(received.first?.pushType == (job.kind == .alert ? "alert" : "liveactivity"))
+                #expect(received.first?.pushType == (job.kind == .alert ? "alert" : job.kind == .background ? "background" : "liveactivity"))
                 #expect(received.first?.payload == job.payload)
             }
         }
         #expect(sender.readiness.isReady)
-        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 8)
-        #expect(sender.metrics.value(#"apns_sender_targets_total{action="delivered"}"#) == 200)
-        #expect(sender.metrics.value(#"apns_pushes_total{action="delivered",reason=""}"#) == 200)
-        #expect(sender.metrics.render().contains("apns_send_seconds_count 200"))
+        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == Double(jobs.count))
+        #expect(sender.metrics.value(#"apns_sender_targets_total{action="delivered"}"#) == Double(total))
+        #expect(sender.metrics.value(#"apns_pushes_total{action="delivered",reason=""}"#) == Double(total))
+        #expect(sender.metrics.render().contains("apns_send_seconds_count \(total)"))
         #expect(sender.metrics.render().contains("# TYPE apns_in_flight gauge"))
         #expect(try await sender.drainResults(for: .seconds(1)).isEmpty, "nothing dead, nothing token-invalid")
         try await SenderFixtures.waitUntil("the lag gauge", timeout: .seconds(10)) {
             sender.metrics.render().contains("kafka_consumer_lag{partition=\"0\",topic=\"\(sender.configuration.jobsTopic)\"} 0")
         }
+        try await sender.stop()
+    }
+
+    @Test func aBroadcastJobReachesEverySubscriberOnceAndALostChannelIsReported() async throws {
+        let mock = try SenderFixtures.mock(managementPorts: [.sandbox: 0])
+        let tokens = try APNsTokenProvider(teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, key: SenderFixtures.key)
+        let management = try APNsChannelClient(
+            bundleID: SenderFixtures.bundleID, tokens: tokens, production: .local(port: mock.managementPort(for: .sandbox)!),
+            sandbox: .local(port: mock.managementPort(for: .sandbox)!), caFile: SenderFixtures.certificate.certificateFile)
+        defer { management.shutdown() }
+        let channel = try await management.createChannel(environment: .sandbox, storagePolicy: .noMessageStored,
+                                                         requestID: UUID().uuidString.lowercased()).get()
+        for subscriber in ["sub-1", "sub-2", "sub-3"] { #expect(mock.subscribe(subscriber, to: channel.rawValue)) }
+        let sender = try await SenderHarness.start(mock: mock)
+        let now = Int64(Date().timeIntervalSince1970)
+        let job = PushJob(
+            jobId: "m-bc:7:bc:sandbox:1", kind: .liveActivityUpdate, matchId: "m-bc", stateSeq: 7, priority: 10, expiration: now + 900,
+            relevanceScore: nil, payload: SenderFixtures.payload(.liveActivityUpdate, now: now), targets: [], createdAt: now * 1000,
+            channel: PushChannel(channelId: channel.rawValue, env: .sandbox, storagePolicy: 0))
+        try await sender.produce([job])
+        try await sender.waitForCommitted(1)
+        let recorded = mock.broadcasts(channel: channel.rawValue)
+        #expect(recorded.count == 1 && recorded.first?.expiration == 0 && recorded.first?.priority == 10)
+        #expect(recorded.first?.requestId == APNsID.derive(jobID: job.jobId, token: channel.rawValue))
+        for subscriber in ["sub-1", "sub-2", "sub-3"] {
+            #expect(mock.deliveries(token: subscriber).map(\.payload) == [job.payload], "one copy for \(subscriber)")
+        }
+        #expect(mock.counters.accepted == 0 && mock.counters.broadcastsAccepted == 1)
+        #expect(sender.metrics.value(#"apns_sender_broadcasts_total{outcome="delivered"}"#) == 1)
+        // Deleted behind the system's back: the next broadcast becomes one TokenInvalid of kind channel.
+        #expect(mock.deleteChannel(channel.rawValue))
+        var next = job
+        next.jobId = "m-bc:8:bc:sandbox:1"
+        next.stateSeq = 8
+        try await sender.produce([next])
+        try await sender.waitForCommitted(2)
+        let results = try await sender.readResults(1)
+        let lost = try results.map { try MessageCodec.decode(TokenInvalid.self, from: $0.value) }
+        #expect(lost.map(\.tokenKind) == [.channel] && lost.first?.token == channel.rawValue && lost.first?.reason == "ChannelNotRegistered")
         try await sender.stop()
     }
 

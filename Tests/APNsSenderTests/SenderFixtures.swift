@@ -38,12 +38,13 @@ enum SenderFixtures {
     static let quietLogger = Logger(label: "apns-sender-tests", minimumLevel: .error, sink: LogSink { _ in })
 
     static func mock(
-        maxConcurrentStreams: Int = 1000, faults: MockAPNsFaults = MockAPNsFaults(), clock: any WallClock = SystemWallClock()
+        maxConcurrentStreams: Int = 1000, faults: MockAPNsFaults = MockAPNsFaults(), clock: any WallClock = SystemWallClock(),
+        managementPorts: [APNsServerEnvironment: Int] = [:]
     ) throws -> MockAPNsServer {
         try MockAPNsServer(configuration: MockAPNsConfiguration(
             certificateFile: certificate.certificateFile, privateKeyFile: certificate.privateKeyFile, teamID: teamID,
             keys: [keyID: try APNsSigningKey(pem: key.publicKeyPEM)], bundleID: bundleID,
-            maxConcurrentStreams: maxConcurrentStreams, clock: clock, faults: faults))
+            maxConcurrentStreams: maxConcurrentStreams, clock: clock, faults: faults, managementPorts: managementPorts))
     }
 
     /// A name no other test (or earlier run) uses.
