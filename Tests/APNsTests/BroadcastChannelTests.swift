@@ -12,6 +12,30 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct BroadcastChannelTests {
     static func requestID() -> String { UUID().uuidString.lowercased() }
 
+    /// A mock with both management listeners, the push client and the channel client of one app.
+    struct Rig {
+        let mock: MockAPNsServer
+        let client: APNsClient
+        let channels: APNsChannelClient
+
+        init(faults: MockAPNsFaults = MockAPNsFaults(), channelLimit: Int = 10_000, clock: any WallClock = SystemWallClock(),
+             clientClock: any WallClock = SystemWallClock()) throws {
+            mock = try Fixtures.broadcastMock(faults: faults, channelLimit: channelLimit, clock: clock)
+            client = try Fixtures.client(port: mock.port, clock: clientClock)
+            channels = try Fixtures.channelClient(mock, tokens: client.tokens)
+        }
+
+        func create(_ environment: APNsServerEnvironment, _ policy: APNsChannelStoragePolicy) async throws -> APNsChannelID {
+            try await channels.createChannel(environment: environment, storagePolicy: policy, requestID: BroadcastChannelTests.requestID()).get()
+        }
+
+        func stop() {
+            channels.shutdown()
+            client.shutdown()
+            mock.stop()
+        }
+    }
+
     static func broadcast(_ channel: APNsChannelID, environment: APNsServerEnvironment = .production, priority: Int = 10,
                           expiration: Int64 = 0, payload: [UInt8] = Fixtures.broadcastUpdate) -> APNsBroadcast {
         APNsBroadcast(payload: payload, channel: channel, environment: environment, priority: priority, expiration: expiration,
@@ -19,15 +43,12 @@ import Testing
     }
 
     @Test func channelsAreCreatedReadListedAndDeletedPerEnvironment() async throws {
-        let mock = try Fixtures.broadcastMock()
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
-        let first = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
-        let second = try await channels.createChannel(environment: .production, storagePolicy: .mostRecentMessageStored, requestID: Self.requestID()).get()
-        let sandbox = try await channels.createChannel(environment: .sandbox, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
+        let first = try await rig.create(.production, .noMessageStored)
+        let second = try await rig.create(.production, .mostRecentMessageStored)
+        let sandbox = try await rig.create(.sandbox, .noMessageStored)
         for id in [first, second, sandbox] { #expect(APNsChannelID.isWellFormed(id.rawValue), "base64: \(id)") }
         #expect(Set([first, second, sandbox]).count == 3)
         #expect(try await channels.readChannel(first, environment: .production).get() == APNsChannelInfo(storagePolicy: .noMessageStored, pushType: "LiveActivity"))
@@ -48,20 +69,17 @@ import Testing
     }
 
     @Test func theChannelLimitIsPerEnvironmentAndTheCapabilitySwitchRefusesEverything() async throws {
-        let mock = try Fixtures.broadcastMock(channelLimit: 2)
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
+        let rig = try Rig(channelLimit: 2)
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
         for _ in 0..<2 {
-            _ = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+            _ = try await rig.create(.production, .noMessageStored)
         }
         guard case .failure(let full) = await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()) else {
             Issue.record("expected CannotCreateChannelConfig"); return
         }
         #expect(full.reason == .cannotCreateChannelConfig && full.status == 400 && full.action == .permanentFailure)
-        _ = try await channels.createChannel(environment: .sandbox, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        _ = try await rig.create(.sandbox, .noMessageStored)
         let channel = try #require(try await channels.listChannels(environment: .production).get().first)
         mock.setFaults(MockAPNsFaults(broadcastDisabled: true))
         guard case .failure(let disabled) = await channels.listChannels(environment: .production) else { Issue.record("expected FeatureNotEnabled"); return }
@@ -71,14 +89,11 @@ import Testing
     }
 
     @Test func aBroadcastReachesEverySubscriberOnceAndLeavesTheDevicePushCountersAlone() async throws {
-        let mock = try Fixtures.broadcastMock()
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
-        let channel = try await channels.createChannel(environment: .sandbox, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
-        let other = try await channels.createChannel(environment: .sandbox, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
+        let channel = try await rig.create(.sandbox, .noMessageStored)
+        let other = try await rig.create(.sandbox, .noMessageStored)
         let subscribers = ["sub-a", "sub-b", "sub-c"]
         for subscriber in subscribers { #expect(mock.subscribe(subscriber, to: channel.rawValue)) }
         #expect(mock.subscribe("sub-other", to: other.rawValue))
@@ -109,14 +124,11 @@ import Testing
     }
 
     @Test func broadcastsAreCheckedInApplesOrder() async throws {
-        let mock = try Fixtures.broadcastMock()
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
-        let stored = try await channels.createChannel(environment: .production, storagePolicy: .mostRecentMessageStored, requestID: Self.requestID()).get()
-        let unstored = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
+        let stored = try await rig.create(.production, .mostRecentMessageStored)
+        let unstored = try await rig.create(.production, .noMessageStored)
         let http = try HTTP2Client(configuration: HTTP2ClientConfiguration(
             host: "127.0.0.1", port: mock.port, caFile: Fixtures.certificate.certificateFile, connections: 1))
         defer { http.shutdown() }
@@ -187,14 +199,11 @@ import Testing
     }
 
     @Test func aThrottledChannelIsRetryableAndOnlyItsBroadcastsAreRefused() async throws {
-        let mock = try Fixtures.broadcastMock()
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
-        let busy = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
-        let calm = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
+        let busy = try await rig.create(.production, .noMessageStored)
+        let calm = try await rig.create(.production, .noMessageStored)
         mock.setFaults(MockAPNsFaults(throttledChannels: [busy.rawValue]))
         let throttled = await client.sendBroadcast(Self.broadcast(busy))
         #expect(throttled.status == 429 && throttled.reason == .tooManyRequests && throttled.action == .retry)
@@ -211,13 +220,10 @@ import Testing
         let start = Date()
         let clientClock = ManualWallClock(start)
         let mockClock = ManualWallClock(start)
-        let mock = try Fixtures.broadcastMock(clock: mockClock)
-        defer { mock.stop() }
-        let client = try Fixtures.client(port: mock.port, clock: clientClock)
-        defer { client.shutdown() }
-        let channels = try Fixtures.channelClient(mock, tokens: client.tokens)
-        defer { channels.shutdown() }
-        let channel = try await channels.createChannel(environment: .production, storagePolicy: .noMessageStored, requestID: Self.requestID()).get()
+        let rig = try Rig(clock: mockClock, clientClock: clientClock)
+        defer { rig.stop() }
+        let (mock, client, channels) = (rig.mock, rig.client, rig.channels)
+        let channel = try await rig.create(.production, .noMessageStored)
         // APNs' clock says the token is older than an hour, ours 25 minutes (skew): one new token, one more attempt.
         mockClock.advance(by: 61 * 60)
         clientClock.advance(by: 25 * 60)

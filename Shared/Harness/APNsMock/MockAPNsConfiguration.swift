@@ -116,6 +116,18 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
     }
 }
 
+extension MockAPNsFaults {
+    /// The fault a valid request gets, if any: 429 when its token or channel is `throttled`, else one drawn by the rates.
+    func injected(throttled: Bool) -> APNsReason? {
+        if throttled { return .tooManyRequests }
+        let roll = Double.random(in: 0..<1)
+        if roll < tooManyRequestsRate { return .tooManyRequests }
+        if roll < tooManyRequestsRate + internalErrorRate { return .internalServerError }
+        if roll < tooManyRequestsRate + internalErrorRate + serviceUnavailableRate { return .serviceUnavailable }
+        return nil
+    }
+}
+
 /// One accepted push as recorded by the mock (and written to the JSON-lines log).
 public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     public var apnsID: String

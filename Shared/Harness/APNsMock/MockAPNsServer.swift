@@ -151,14 +151,7 @@ public final class MockAPNsServer: Sendable {
                 state.noteRejected(.unregistered)
                 return rejection(.unregistered, apnsID: delivery.apnsID, timestamp: since, delay: delay)
             }
-            let roll = Double.random(in: 0..<1)
-            let injected: APNsReason? =
-                faults.throttledTokens.contains(delivery.token) ? .tooManyRequests
-                : roll < faults.tooManyRequestsRate ? .tooManyRequests
-                : roll < faults.tooManyRequestsRate + faults.internalErrorRate ? .internalServerError
-                : roll < faults.tooManyRequestsRate + faults.internalErrorRate + faults.serviceUnavailableRate ? .serviceUnavailable
-                : nil
-            if let injected {
+            if let injected = faults.injected(throttled: faults.throttledTokens.contains(delivery.token)) {
                 state.noteRejected(injected)
                 return rejection(injected, apnsID: delivery.apnsID, delay: delay)
             }
@@ -179,14 +172,7 @@ public final class MockAPNsServer: Sendable {
             state.noteRejected(reason)
             return rejection(reason, apnsID: nil, requestID: requestHeader, detail: detail, delay: delay)
         case .accept(let channelId, let environment, let requestId, let priority, let expiration):
-            let roll = Double.random(in: 0..<1)
-            let injected: APNsReason? =
-                faults.throttledChannels.contains(channelId) ? .tooManyRequests
-                : roll < faults.tooManyRequestsRate ? .tooManyRequests
-                : roll < faults.tooManyRequestsRate + faults.internalErrorRate ? .internalServerError
-                : roll < faults.tooManyRequestsRate + faults.internalErrorRate + faults.serviceUnavailableRate ? .serviceUnavailable
-                : nil
-            if let injected {
+            if let injected = faults.injected(throttled: faults.throttledChannels.contains(channelId)) {
                 state.noteRejected(injected)
                 return rejection(injected, apnsID: nil, requestID: requestId, delay: delay)
             }
