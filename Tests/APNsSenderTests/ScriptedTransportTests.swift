@@ -164,6 +164,10 @@ final class ScriptedTransport: APNsTransport {
         try await SenderFixtures.waitUntil("the end's first attempt", timeout: .seconds(20)) { transport.attempts("RU5E") == 1 }
         _ = await processor.process(Self.broadcastJob(channel: "RU5E", seq: 4, now: clock.now()))
         #expect(await end.value == .finished(delivered: 1, tokenInvalid: 0, dead: 0), "the end is sent although a newer job came")
+        // A fan-out retried after a failure produces the same broadcast again: not sent twice to the audience.
+        let sent = transport.attempts("RU5E")
+        #expect(await processor.process(Self.broadcastJob(channel: "RU5E", seq: 4, now: clock.now())) == .finished(delivered: 0, tokenInvalid: 0, dead: 0))
+        #expect(transport.attempts("RU5E") == sent)
         try await producer.shutdown()
     }
 

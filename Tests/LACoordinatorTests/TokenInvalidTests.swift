@@ -62,11 +62,16 @@ struct TokenInvalidTests {
             try MessageCodec.encode(TokenInvalid(token: id, tokenKind: .channel, matchId: match, userId: "", deviceId: "",
                                                  reason: "ChannelNotRegistered", apnsTimestamp: nil))
         }
+        try await database.execute(
+            "INSERT INTO live_activities (match_id, user_id, device_id, status, delivery, channel_id) VALUES ($1, 'u1', 'd1', 'active', 'channel', $2)",
+            [match, "Q0g\(match)="])
         #expect(try await handler.handle(lost("bm90LWl0")) == .stale)
         #expect(try await store.activeChannel(matchId: match, environment: .sandbox) == "Q0g\(match)=")
         #expect(try await handler.handle(lost("Q0g\(match)=")) == .ended)
         let row = try #require(try await store.channels(matchId: match).first)
         #expect(row.state == .invalid && row.failureReason == "ChannelNotRegistered")
+        let ended = try await Self.row(database, match)
+        #expect(ended.0 == "ended" && ended.1 == "token_invalid", "the channel's activities end; the orchestrator starts them again")
         #expect(try await handler.handle(lost("Q0g\(match)=")) == .stale, "redelivery is harmless")
         // A device token message still needs its user and device.
         #expect(try await handler.handle(Self.message("tok", kind: .device, match: match, user: "", device: "")) == .bad)

@@ -4,6 +4,7 @@ import BroadcastChannels
 import Contracts
 import Crypto
 import Foundation
+import LiveActivities
 import Postgres
 import Runtime
 import SharedTestSupport
@@ -28,7 +29,8 @@ import Testing
         let store: BroadcastChannelStore
 
         func manager(_ settings: ChannelManager.Settings) -> ChannelManager {
-            ChannelManager(store: store, client: client, settings: settings, clock: clock, metrics: metrics, logger: PollerTestSupport.logger)
+            ChannelManager(store: store, activities: LiveActivityStore(database: database), client: client, settings: settings, clock: clock,
+                           metrics: metrics, logger: PollerTestSupport.logger)
         }
 
         func match(_ id: String, live: Bool, startsIn seconds: Double, phase: String = "live") async throws {
@@ -141,6 +143,14 @@ import Testing
         try await rig.match("m3", live: true, startsIn: 0)
         #expect(try await manager.runOnce().failed == 1)
         #expect(try await rig.store.channels(matchId: "m3").first?.failureReason == "FeatureNotEnabled")
+        // A FAILED row (no channel id) of a match that ended is closed without a call to APNs, and the pass goes on.
+        rig.mock.setFaults(MockAPNsFaults())
+        try await rig.end("m3")
+        rig.clock.advance(by: 60)
+        _ = try await rig.manager(settings).runOnce()
+        rig.clock.advance(by: 31)
+        #expect(try await rig.manager(settings).runOnce().deleted == 1)
+        #expect(try await rig.store.channels(matchId: "m3").first?.state == .deleted)
         await rig.stop()
     }
 
@@ -166,7 +176,13 @@ import Testing
         _ = stray
         // Deleted behind the system's back: the reconciliation sees it gone, the next pass makes a new one.
         #expect(rig.mock.deleteChannel(made.rawValue))
+        try await rig.database.execute(
+            "INSERT INTO live_activities (match_id, user_id, device_id, status, delivery, channel_id) VALUES ('m', 'u', 'd', 'active', 'channel', $1)",
+            [made.rawValue])
         #expect(try await manager.reconcile() == .init(invalidated: 1))
+        let row = try #require(try await rig.database.query("SELECT status, end_reason FROM live_activities WHERE match_id = 'm'").first)
+        #expect(try row.decode(0, as: String.self) == "ended" && row.decode(1, as: String.self) == "token_invalid",
+                "its activities end, and the orchestrator starts them again on the new channel")
         #expect(try await rig.store.channels(matchId: "m").first?.state == .invalid)
         #expect(try await manager.runOnce().created == 1)
         let recreated = try #require(try await rig.store.channels(matchId: "m").first)

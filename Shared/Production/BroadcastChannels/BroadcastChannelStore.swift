@@ -121,12 +121,13 @@ public struct BroadcastChannelStore: Sendable {
             """, [now, staleAfter.seconds])
     }
 
-    /// Rows of matches over since `endedBefore` or earlier that still need a delete (any state but DELETED), at most `limit`.
+    /// Rows of matches over since `endedBefore` or earlier that still need a delete (any state but DELETED), least
+    /// recently tried first (a delete APNs keeps refusing does not hold the others up), at most `limit`.
     public func dueForDelete(endedBefore: Date, limit: Int) async throws -> [BroadcastChannel] {
-        try await channels(where: "state <> 'deleted' AND match_ended_at <= $1 ORDER BY match_ended_at LIMIT $2", [endedBefore, limit])
+        try await channels(where: "state <> 'deleted' AND match_ended_at <= $1 ORDER BY updated_at LIMIT $2", [endedBefore, limit])
     }
 
-    /// → DELETING (its id kept until APNs confirms). False when the row is DELETED already.
+    /// → DELETING (its id kept until APNs confirms; only rows with an id). False when the row is DELETED already.
     public func markDeleting(matchId: String, environment: APNsEnvironment, now: Date) async throws -> Bool {
         try await database.execute(
             "UPDATE broadcast_channels SET state = 'deleting', updated_at = $3 WHERE match_id = $1 AND apns_env = $2 AND state <> 'deleted'",

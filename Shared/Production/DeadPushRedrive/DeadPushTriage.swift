@@ -28,10 +28,11 @@ public enum DeadPushTriage: Sendable, Equatable {
     /// Decides for `record` at `nowSeconds` (Unix seconds).
     public static func decide(_ record: DeadPush, nowSeconds: Int64, includePermanent: Bool = false) -> DeadPushTriage {
         guard var job = record.job, record.cause != .rejected else { return .skip(.rejected) }
-        guard !record.undelivered.isEmpty else { return .skip(.nothingUndelivered) }
+        // A broadcast job has no targets: it is re-driven whole.
+        guard !record.undelivered.isEmpty || job.channel != nil else { return .skip(.nothingUndelivered) }
         if job.expiration == 0 || nowSeconds >= job.expiration || record.cause == .expired { return .skip(.expired) }
         guard record.cause == .exhausted || includePermanent else { return .skip(.permanent) }
-        job.targets = record.undelivered
+        if job.channel == nil { job.targets = record.undelivered }
         job.attempt += 1
         return .redrive(job)
     }

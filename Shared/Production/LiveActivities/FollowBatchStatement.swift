@@ -57,7 +57,7 @@ public enum FollowBatchStatement {
             FROM devs JOIN f ON f.user_id = devs.user_id AND f.match_id = devs.match_id
             ORDER BY devs.match_id, devs.user_id, devs.device_id
             ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-                status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
+                status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL, delivery = 'token', channel_id = NULL,
                 start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at,
                 day_start_attempt = CASE WHEN live_activities.status = 'ended' THEN live_activities.start_attempts + 1
                                          ELSE live_activities.day_start_attempt END

@@ -130,6 +130,18 @@ public struct LiveActivityStore: Sendable {
         }
     }
 
+    /// The activities on broadcast channel `channelId`, which APNs no longer knows, → ENDED/token_invalid (their
+    /// channel is dead as a token would be): the orchestrator starts them again, on the match's new channel once the
+    /// poller made one, else on tokens. Returns the rows changed (0 on a replay).
+    @discardableResult
+    public func endChannelActivities(channelId: String) async throws -> Int {
+        try await database.execute(
+            """
+            UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
+            WHERE channel_id = $1 AND status IN ('pending', 'active')
+            """, [channelId])
+    }
+
     // MARK: - Update tokens (api)
 
     /// What registering an update token did.
@@ -240,7 +252,7 @@ public struct LiveActivityStore: Sendable {
         try await connection.query(
             """
             UPDATE live_activities SET status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
-                start_attempts = start_attempts + 1, updated_at = $5,
+                delivery = 'token', channel_id = NULL, start_attempts = start_attempts + 1, updated_at = $5,
                 day_start_attempt = CASE WHEN $6 = 'day_end' THEN start_attempts + 1 ELSE day_start_attempt END
             WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'ended'
               AND end_reason = $6 AND start_attempts = $4
@@ -254,7 +266,7 @@ public struct LiveActivityStore: Sendable {
                                 attempts: Int, updateToken: String, now: Date) async throws -> Bool {
         try await connection.query(
             """
-            UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL,
+            UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL, delivery = 'token', channel_id = NULL,
                 start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
             WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
               AND update_token = $6

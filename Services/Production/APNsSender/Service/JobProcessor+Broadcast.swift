@@ -44,6 +44,7 @@ extension JobProcessor {
             if Task.isCancelled { return abandonBroadcast(job) }
             switch outcome.action {
             case .delivered:
+                coalescer.accepted(job, channel: channel)
                 metrics.broadcastFinished("delivered")
                 metrics.jobFinished("delivered")
                 metrics.jobSeconds.observe(ContinuousClock.now - started)

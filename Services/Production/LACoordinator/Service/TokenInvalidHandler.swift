@@ -27,8 +27,9 @@ enum TokenInvalidOutcome: String, Sendable, Equatable {
 ///   token_invalid, so the orchestrator does not keep pushing to a dead token; it starts again once
 ///   the app registers a new push-to-start token.
 /// - device token: `devices.push_token` is cleared if it still equals the token.
-/// - channel (a broadcast answered ChannelNotRegistered / BadChannelId): the ACTIVE channel with that id → INVALID;
-///   the poller's channel manager creates it again.
+/// - channel (a broadcast answered ChannelNotRegistered / BadChannelId): the ACTIVE channel with that id → INVALID
+///   (the poller's channel manager creates it again) and its activities → ended/token_invalid (the orchestrator
+///   starts them again, on the new channel).
 struct TokenInvalidHandler: Sendable {
     let database: PostgresClient
     let logger: Logger
@@ -63,7 +64,12 @@ struct TokenInvalidHandler: Sendable {
                 "UPDATE devices SET push_token = NULL, updated_at = now() WHERE user_id = $1 AND device_id = $2 AND push_token = $3",
                 [message.userId, message.deviceId, message.token])
         case .channel:
-            changed = try await BroadcastChannelStore(database: database).markInvalid(channelId: message.token, reason: message.reason, now: clock.now())
+            // Both idempotent: a redelivered message changes nothing more.
+            let invalidated = try await BroadcastChannelStore(database: database).markInvalid(
+                channelId: message.token, reason: message.reason, now: clock.now())
+            let ended = try await LiveActivityStore(database: database).endChannelActivities(channelId: message.token)
+            metrics.rowsEnded(LiveActivityEndReason.tokenInvalid.rawValue, ended)
+            changed = invalidated + ended
         }
         let outcome: TokenInvalidOutcome = changed > 0 ? .ended : .stale
         metrics.tokenInvalid(outcome.rawValue)

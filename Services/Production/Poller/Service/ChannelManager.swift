@@ -2,6 +2,7 @@ import APNs
 import BroadcastChannels
 import Contracts
 import Foundation
+import LiveActivities
 import Runtime
 
 /// The broadcast channels' lifecycle, one per (match, APNs environment), run by the poller's leader (a singleton
@@ -63,6 +64,8 @@ struct ChannelManager: Sendable {
     }
 
     let store: BroadcastChannelStore
+    /// Ends the activities of a channel found gone (`endChannelActivities`).
+    let activities: LiveActivityStore
     let client: APNsChannelClient
     let settings: Settings
     let clock: any WallClock
@@ -109,6 +112,7 @@ struct ChannelManager: Sendable {
             for channel in try await store.activeChannels(environment: environment) {
                 guard let id = channel.channelId, !ids.contains(id) else { continue }
                 result.invalidated += try await store.markInvalid(channelId: id, reason: "not listed by APNs", now: clock.now())
+                try await activities.endChannelActivities(channelId: id)
                 logger.warning("an active broadcast channel is gone from APNs's list; it will be created again", [
                     "matchId": channel.matchId, "env": environment.rawValue,
                 ])
@@ -173,7 +177,10 @@ struct ChannelManager: Sendable {
     }
 
     private func delete(_ channel: BroadcastChannel) async throws -> Bool {
-        guard try await store.markDeleting(matchId: channel.matchId, environment: channel.environment, now: clock.now()) else { return false }
+        // A row that never got an id (FAILED, or an unanswered create given up) has nothing at APNs to delete.
+        if channel.channelId != nil {
+            guard try await store.markDeleting(matchId: channel.matchId, environment: channel.environment, now: clock.now()) else { return false }
+        }
         if let id = channel.channelId {
             switch await client.deleteChannel(APNsChannelID(id), environment: APNsServerEnvironment(channel.environment)) {
             case .success:

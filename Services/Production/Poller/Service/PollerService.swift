@@ -1,6 +1,7 @@
 import APNs
 import BroadcastChannels
 import FeedHistory
+import LiveActivities
 import Foundation
 import Kafka
 import Postgres
@@ -96,11 +97,21 @@ public struct PollerService: Sendable {
             group.addTask { await periodic("ttl", every: configuration.ttl.interval) { _ = try await sweeper.sweepOnce() } }
             if configuration.channels.enabled, let channelClient {
                 let channels = ChannelManager(
-                    store: BroadcastChannelStore(database: database), client: channelClient, settings: configuration.channels, clock: clock,
-                    metrics: metrics.registry, logger: logger.child("channels"))
-                group.addTask { await periodic("channels", every: configuration.channels.interval) { _ = try await channels.runOnce() } }
+                    store: BroadcastChannelStore(database: database), activities: LiveActivityStore(database: database), client: channelClient,
+                    settings: configuration.channels, clock: clock, metrics: metrics.registry, logger: logger.child("channels"))
+                // One task: a reconciliation never runs beside a pass (it would take a channel the pass just created for
+                // an orphan).
+                let reconcileDue = LockedValue(ContinuousClock.now)
                 group.addTask {
-                    await periodic("channel-reconcile", every: configuration.channels.reconcileInterval) { _ = try await channels.reconcile() }
+                    await periodic("channels", every: configuration.channels.interval) {
+                        _ = try await channels.runOnce()
+                        let due = reconcileDue.withLock { next -> Bool in
+                            guard ContinuousClock.now >= next else { return false }
+                            next = ContinuousClock.now + configuration.channels.reconcileInterval
+                            return true
+                        }
+                        if due { _ = try await channels.reconcile() }
+                    }
                 }
             }
             group.addTask {
