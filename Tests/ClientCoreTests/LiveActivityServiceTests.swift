@@ -31,6 +31,21 @@ import Testing
         #expect(store.strings(forKey: FollowManager.followedKey) == ["m1"])
     }
 
+    @Test func aBackgroundEndPushEndsTheMatchsActivityAndForgetsTheFollow() async throws {
+        api.set { $0.followResponse = FollowResponse(displayState: displayState(updatedAt: 100)) }
+        let service = makeService()
+        #expect(try await service.follow(matchId: "m1") == .following)
+        let activity = try #require(kit.activities(matchId: "m1").first)
+        #expect(await service.receiveBackgroundNotification(Array(#"{"aps":{"content-available":1}}"#.utf8)) == false, "not ours")
+        #expect(activity.currentState == .active)
+        let end = BackgroundEndPayload.json(matchId: "m1", reason: "user_unfollow")
+        #expect(await service.receiveBackgroundNotification(Array(end.utf8)))
+        #expect(activity.currentState == .dismissed, "ended at once, like a local unfollow")
+        #expect(await service.followedMatchIds().isEmpty)
+        #expect(await service.receiveBackgroundNotification(Array(BackgroundEndPayload.json(matchId: "m9", reason: "user_unfollow").utf8)),
+                "a match without an activity here: nothing to end, still handled")
+    }
+
     @Test func followingAnUpcomingMatchWaitsForPushToStart() async throws {
         let service = makeService()
         #expect(try await service.follow(matchId: "m1") == .following)

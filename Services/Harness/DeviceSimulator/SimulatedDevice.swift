@@ -139,6 +139,15 @@ final class SimulatedDevice: Sendable {
     /// Handles one push mock-apns accepted for a token of this device.
     @discardableResult
     func receive(payload: String, kind: TokenKind) async -> Disposition {
+        // A background push on the device token: the user ended the match on another device (channel activities).
+        if kind == .device, await service.receiveBackgroundNotification(Array(payload.utf8)) {
+            stats.withLock { stats in
+                stats.pushes += 1
+                stats.other += 1
+                stats.lastEvent = "background end"
+            }
+            return .other
+        }
         guard let push = try? ActivityPush.decode(apnsPayload: Array(payload.utf8)) else {
             stats.withLock { stats in
                 stats.pushes += 1

@@ -52,6 +52,9 @@ public enum ActivityEndReason: String, Sendable, Equatable {
     case stale
     /// The system ended it (outside the app's control).
     case system
+    /// The user unfollowed or dismissed on another device; a background push asked this one to end its channel
+    /// activity (the server cannot end it by push).
+    case remoteEnd
 }
 
 /// Receives `ClientEvent`s; must be quick and non-blocking.

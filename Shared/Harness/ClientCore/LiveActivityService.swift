@@ -1,3 +1,6 @@
+import Contracts
+import Foundation
+
 /// The facade the UI (or a simulated device) talks to (seeds: `LiveActivityService`). It composes
 /// `TokenManager`, `LifecycleManager` and `FollowManager`, which share no mutable state: the
 /// facade routes lifecycle events to the other two and sequences user actions across them.
@@ -98,6 +101,21 @@ public final class LiveActivityService: LaunchTasks {
     @discardableResult
     public func receive(_ push: ActivityPush) async -> PushApplyResult {
         await lifecycle.apply(push)
+    }
+
+    /// A background notification arrived (`didReceiveRemoteNotification`). `BackgroundEndPayload` — the user
+    /// unfollowed or dismissed the match on another device — ends the match's activity here at once and forgets the
+    /// follow locally (the backend removed it already). Returns false for any other notification (nothing changes).
+    public func receiveBackgroundNotification(_ payload: [UInt8]) async -> Bool {
+        struct Body: Decodable {
+            struct Sightscreen: Decodable { var type: String; var matchId: String }
+            var sightscreen: Sightscreen?
+        }
+        guard let body = try? JSONDecoder().decode(Body.self, from: Data(payload)), let end = body.sightscreen,
+              end.type == BackgroundEndPayload.type, !end.matchId.isEmpty else { return false }
+        await lifecycle.end(matchId: end.matchId, reason: .remoteEnd)
+        await follows.applyRemoteUnfollow(matchId: end.matchId)
+        return true
     }
 
     /// The APNs device token arrived or rotated.
