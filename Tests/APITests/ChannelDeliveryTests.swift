@@ -126,4 +126,27 @@ struct ChannelDeliveryTests {
         #expect((body["sightscreen"] as? [String: Any])?["type"] as? String == "activity-end")
         #expect(ends.map { $0.job.targets[0].token } == [updateToken])
     }
+
+    @Test("a follow of a live match push-starts the user's capable devices on the channel, the others on tokens")
+    func followStartsCapableDevicesOnTheChannel() async throws {
+        let api = try await APITestHarness.shared()
+        let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
+        try await api.seedMatch(match, live: true)
+        let channel = try await Self.channel(api, match)
+        for (device, os) in [("new", "18.2"), ("old", "17.5")] {
+            #expect(try await api.call("POST", "/devices", as: user, json: [
+                "deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "2.0", "osVersion": os, "supportsBroadcastChannels": true,
+                "pushToStartToken": APITestHarness.hexToken(),
+            ]).status == 200)
+        }
+        #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match]).status == 200)
+        let starts = try await JobCollector.shared.wait(matchId: match, kind: .liveActivityStart, count: 2)
+        func aps(_ device: String) throws -> [String: Any] {
+            let job = try #require(starts.first { $0.job.targets[0].deviceId == device }?.job)
+            return try #require((try JSONSerialization.jsonObject(with: Data(job.payload.utf8)) as? [String: Any])?["aps"] as? [String: Any])
+        }
+        #expect(try aps("new")["input-push-channel"] as? String == channel)
+        #expect(try aps("old")["input-push-channel"] == nil)
+        #expect(try aps("new")["timestamp"] as? Int == aps("old")["timestamp"] as? Int, "the same start otherwise")
+    }
 }

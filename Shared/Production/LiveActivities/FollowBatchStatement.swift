@@ -48,8 +48,10 @@ public enum FollowBatchStatement {
             ON CONFLICT (user_id, match_id) DO UPDATE SET expires_at = GREATEST(match_follows.expires_at, EXCLUDED.expires_at)
             RETURNING user_id, match_id, expires_at
         ), devs AS (
-            SELECT mi.user_id, mi.match_id, d.device_id, d.push_to_start_token, d.apns_env
+            SELECT mi.user_id, mi.match_id, d.device_id, d.push_to_start_token, d.apns_env,
+                   CASE WHEN d.channel_capable THEN bc.channel_id END AS start_channel_id
             FROM mi JOIN devices d ON d.user_id = mi.user_id AND d.push_to_start_token IS NOT NULL
+            LEFT JOIN broadcast_channels bc ON bc.match_id = mi.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
             WHERE mi.in_play
         ), up AS (
             INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at, expires_at)
@@ -73,10 +75,11 @@ public enum FollowBatchStatement {
             RETURNING la.match_id
         )
         SELECT mi.i, mi.in_play AS is_live, mi.starts_at, mi.card, mi.display_state, mi.seq, f.expires_at,
-               s.device_id, s.start_attempts, s.push_to_start_token, s.apns_env
+               s.device_id, s.start_attempts, s.push_to_start_token, s.apns_env, s.start_channel_id
         FROM mi JOIN f ON f.user_id = mi.user_id AND f.match_id = mi.match_id
         LEFT JOIN (
-            SELECT up.user_id, up.match_id, up.device_id, up.start_attempts, devs.push_to_start_token, devs.apns_env
+            SELECT up.user_id, up.match_id, up.device_id, up.start_attempts, devs.push_to_start_token, devs.apns_env,
+                   devs.start_channel_id
             FROM up JOIN devs ON devs.user_id = up.user_id AND devs.match_id = up.match_id AND devs.device_id = up.device_id
         ) s ON s.user_id = mi.user_id AND s.match_id = mi.match_id
         ORDER BY mi.i, s.device_id

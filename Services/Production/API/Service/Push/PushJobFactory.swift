@@ -21,6 +21,8 @@ struct PushJobFactory: Sendable {
         var env: APNsEnvironment
         /// The start attempt number (start jobs) or the end reason (end jobs).
         var discriminator: String
+        /// A start's broadcast channel (a channel-capable device of a match with one): `input-push-channel`.
+        var channelId: String? = nil
     }
 
     /// The start jobs of `targets`: one push-to-start per device, all with the payload of `state`
@@ -32,8 +34,8 @@ struct PushJobFactory: Sendable {
 
     /// The push-to-start body for `state` at `now` (to the second): `LiveActivityPayload.matchStart`,
     /// the builder the orchestrator uses too. Nil when it cannot be encoded (e.g. too large).
-    func startPayload(matchId: String, state: UnifiedDisplayState, now: Date) -> String? {
-        try? LiveActivityPayload.matchStart(state: state, timestamp: Int64(now.timeIntervalSince1970)).jsonString()
+    func startPayload(matchId: String, state: UnifiedDisplayState, now: Date, channelId: String? = nil) -> String? {
+        try? LiveActivityPayload.matchStart(state: state, timestamp: Int64(now.timeIntervalSince1970), channelId: channelId).jsonString()
     }
 
     /// The start jobs of `targets` with an already encoded `payload` (see `startPayload`).

@@ -21,6 +21,8 @@ final class StartPayloadCache: Sendable {
     private struct Key: Hashable {
         var matchId: String
         var stateText: String
+        /// The start's broadcast channel (`input-push-channel`), nil for a token start.
+        var channelId: String?
     }
 
     /// A body cut around its two times.
@@ -60,8 +62,8 @@ final class StartPayloadCache: Sendable {
 
     /// The body for (`matchId`, `stateText`) at `now` (to the second). `make(date)` must build it from
     /// exactly that match and text at `date`; nil when it cannot be made.
-    func payload(matchId: String, stateText: String, now: Date, make: (Date) -> String?) -> String? {
-        let key = Key(matchId: matchId, stateText: stateText)
+    func payload(matchId: String, stateText: String, channelId: String? = nil, now: Date, make: (Date) -> String?) -> String? {
+        let key = Key(matchId: matchId, stateText: stateText, channelId: channelId)
         let timestamp = Int64(now.timeIntervalSince1970)
         if let template = templates.withLock({ $0[key] }) { return template.render(timestamp) }
         guard let made = make(Self.sentinel) else { return nil }

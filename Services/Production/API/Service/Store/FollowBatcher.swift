@@ -86,16 +86,26 @@ private struct BatchRun: Sendable {
             let state = Self.state(outcome.match, matchId: matchId, now: now)
             // A detector state is the same text whenever it is read, so its body is a cached template; a fallback
             // built from the card carries `now` as its updatedAt, so it is encoded for this request.
-            let payload = outcome.match.displayState == nil
-                ? factory.startPayload(matchId: matchId, state: state, now: now)
-                : payloads.payload(matchId: matchId, stateText: outcome.stateText, now: now) { at in
-                    factory.startPayload(matchId: matchId, state: state, now: at)
+            // One body per channel (token starts: none): a capable device starts subscribed to the match's channel.
+            var byChannel: [String?: [PushJobFactory.Target]] = [:]
+            for start in outcome.starts { byChannel[start.channelId, default: []].append(start) }
+            var made: [PushJob] = []
+            for (channelId, starts) in byChannel.sorted(by: { ($0.key ?? "") < ($1.key ?? "") }) {
+                let payload = outcome.match.displayState == nil
+                    ? factory.startPayload(matchId: matchId, state: state, now: now, channelId: channelId)
+                    : payloads.payload(matchId: matchId, stateText: outcome.stateText, channelId: channelId, now: now) { at in
+                        factory.startPayload(matchId: matchId, state: state, now: at, channelId: channelId)
+                    }
+                guard let payload else {
+                    made = []
+                    break
                 }
-            guard let payload else {
+                made += factory.startJobs(matchId: matchId, payload: payload, seq: outcome.match.seq, targets: starts, now: now)
+            }
+            guard made.count == outcome.starts.count else {
                 failures[index] = "start payload could not be encoded"
                 continue
             }
-            let made = factory.startJobs(matchId: matchId, payload: payload, seq: outcome.match.seq, targets: outcome.starts, now: now)
             jobs += made
             owners += repeatElement(index, count: made.count)
         }

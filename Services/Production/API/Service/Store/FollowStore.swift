@@ -78,7 +78,8 @@ struct FollowStore: Sendable {
             outcomes[index]?.starts.append(PushJobFactory.Target(
                 userId: keys[index].userId, deviceId: deviceId, token: try row.decode("push_to_start_token"),
                 env: APNsEnvironment(rawValue: try row.decode("apns_env")) ?? .production,
-                discriminator: String(try row.decode("start_attempts", as: Int.self))))
+                discriminator: String(try row.decode("start_attempts", as: Int.self)),
+                channelId: try row.decode("start_channel_id", as: String?.self)))
         }
         return outcomes
     }
