@@ -33,6 +33,38 @@ import SharedTestSupport
 
     static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
 
+    /// A channel activity near iOS's 8-hour limit gets a new push-to-start on the channel and no end push (it has no
+    /// update token; the app ends the older activity of the match when the new one starts).
+    @Test func aChannelActivityIsRolledOverWithAStartAlone() async throws {
+        let (database, schema) = try await PollerTestSupport.database()
+        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
+        let producer = try PollerTestSupport.producer()
+        let matchId = String(PollerTestSupport.uniqueOffset() + 11)
+        let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
+        try await Self.device(database, user: "u", device: "d1", pushToStart: Self.token(5))
+        try await Self.follow(database, user: "u", match: matchId)
+        try await database.execute("UPDATE devices SET channel_capable = true WHERE user_id = 'u'")
+        let store = BroadcastChannelStore(database: database)
+        let generation = try #require(try await store.beginCreate(matchId: matchId, environment: .sandbox, storagePolicy: 0, now: clock.now()))
+        let channel = "Uk9MTE9WRVI="
+        #expect(try await store.activate(matchId: matchId, environment: .sandbox, generation: generation, channelId: channel, now: clock.now()))
+        try await database.execute(
+            """
+            INSERT INTO live_activities (match_id, user_id, device_id, status, delivery, channel_id, start_attempts, activated_at)
+            VALUES ($1, 'u', 'd1', 'active', 'channel', $2, 1, $3)
+            """, [matchId, channel, clock.now().addingTimeInterval(-8 * 3600)])
+        let orchestrator = Self.orchestrator(database, producer, clock: clock)
+        #expect(try await orchestrator.runOnce() == .init(rolledOver: 1))
+        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 1)
+        #expect(jobs.map(\.job.kind) == [.liveActivityStart], "no end push: a channel activity has no update token")
+        let aps = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(jobs[0].job.payload.utf8))["aps"])
+        #expect(aps["input-push-channel"] == .string(channel))
+        let row = try #require(try await database.query("SELECT status, start_attempts FROM live_activities WHERE match_id = $1", [matchId]).first)
+        #expect(try row.decode(0, as: String.self) == "pending" && row.decode(1, as: Int.self) == 2)
+        try await producer.shutdown()
+    }
+
     /// A channel-capable device of a match with a broadcast channel in its environment starts on the channel.
     @Test func capableDevicesStartOnTheMatchsChannelOthersOnTokens() async throws {
         let (database, schema) = try await PollerTestSupport.database()

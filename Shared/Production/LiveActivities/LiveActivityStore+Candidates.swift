@@ -55,8 +55,9 @@ public struct ActivityStartCandidate: Sendable {
 /// An ACTIVE activity old enough to be rolled over before iOS's 8-hour limit.
 public struct ActivityRolloverCandidate: Sendable {
     public var device: FollowerDevice
-    /// The activity's current update token (the end push goes there).
-    public var updateToken: String
+    /// The activity's current update token (the end push goes there); nil for a channel activity, which the
+    /// server cannot end by push (the app ends the older activity of a match when the new one starts).
+    public var updateToken: String?
     /// `start_attempts` so far.
     public var attempts: Int
 }
@@ -99,7 +100,7 @@ extension LiveActivityStore {
     }
 
     /// Up to `limit` ACTIVE activities of matches in play activated at or before `cutoff`, holding an update
-    /// token, whose device has a push-to-start token (ordered by match, user, device).
+    /// token or on a broadcast channel, whose device has a push-to-start token (ordered by match, user, device).
     public func rolloverCandidates(activatedBefore cutoff: Date, limit: Int) async throws -> [ActivityRolloverCandidate] {
         // Bounded by LIMIT: one query, no cursor (the pass runs every 30 s and usually finds nothing).
         try await database.query(
@@ -112,13 +113,14 @@ extension LiveActivityStore {
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN active_matches am ON am.match_id = la.match_id
             LEFT JOIN broadcast_channels bc ON bc.match_id = la.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
-            WHERE la.status = 'active' AND la.activated_at <= $1 AND coalesce(la.update_token, '') <> ''
+            WHERE la.status = 'active' AND la.activated_at <= $1 AND (coalesce(la.update_token, '') <> '' OR la.delivery = 'channel')
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2
             """, [cutoff, limit]
         ).map { row in
             ActivityRolloverCandidate(
-                device: try FollowerDevice(row), updateToken: try row.decode("update_token"), attempts: try row.decode("start_attempts"))
+                device: try FollowerDevice(row), updateToken: try row.decode("update_token", as: String?.self),
+                attempts: try row.decode("start_attempts"))
         }
     }
 

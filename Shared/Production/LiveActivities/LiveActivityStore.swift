@@ -263,13 +263,13 @@ public struct LiveActivityStore: Sendable {
     /// → PENDING as a fresh start (token and `activated_at` cleared). Compare-and-set on all three.
     /// - Returns: true when the row changed.
     public static func rollOver(on connection: PostgresConnection, matchId: String, userId: String, deviceId: String,
-                                attempts: Int, updateToken: String, now: Date) async throws -> Bool {
+                                attempts: Int, updateToken: String?, now: Date) async throws -> Bool {
         try await connection.query(
             """
             UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL, delivery = 'token', channel_id = NULL,
                 start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
             WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
-              AND update_token = $6
+              AND update_token IS NOT DISTINCT FROM $6::text
             """, [matchId, userId, deviceId, attempts, now, updateToken]).affectedRows == 1
     }
 }

@@ -11,14 +11,16 @@ import Postgres
 /// (`start_attempts` + 1, `day_start_attempt` = it, `activated_at` and the update token cleared), an end
 /// push to the old update token (`LiveActivityPayload.replaced`, dismissed at once) and a push-to-start
 /// to the device. The transaction commits only once both jobs are acknowledged (at-least-once; job ids
-/// "rollover:<match>:<user>:<device>:<attempt>" and the start's usual id).
+/// "rollover:<match>:<user>:<device>:<attempt>" and the start's usual id). A channel activity has no update token:
+/// it gets the push-to-start alone (on the match's channel again), and the app ends the older activity of the match
+/// when the new one starts.
 struct ActivityRollover: Sendable {
     let orchestrator: MatchOrchestrator
 
     /// An activity to roll over: the device as a start candidate, and the activity's update token and attempts.
     private struct Row: Sendable {
         var device: MatchOrchestrator.Candidate
-        var updateToken: String
+        var updateToken: String?
         var attempts: Int
     }
 
@@ -40,32 +42,34 @@ struct ActivityRollover: Sendable {
     private func rollOver(_ rows: [Row], now: Date) async throws -> Int {
         try await orchestrator.database.withTransaction { connection in
             var jobs: [PushJob] = []
+            var rolled = 0
             for row in rows {
                 let device = row.device
                 let changed = try await LiveActivityStore.rollOver(
                     on: connection, matchId: device.matchId, userId: device.userId, deviceId: device.deviceId,
                     attempts: row.attempts, updateToken: row.updateToken, now: now)
                 guard changed else { continue }
-                jobs.append(try endJob(row, attempt: row.attempts + 1, now: now))
+                rolled += 1
+                if let token = row.updateToken { jobs.append(try endJob(row, token: token, attempt: row.attempts + 1, now: now)) }
                 jobs.append(try orchestrator.job(for: device, attempt: row.attempts + 1, now: now))
             }
             try await orchestrator.produce(try jobs.map(orchestrator.message))
-            orchestrator.metrics.rolloverJobs.increment(by: jobs.count / 2)
-            if !jobs.isEmpty {
-                orchestrator.logger.info("activities rolled over before the 8-hour limit", ["count": String(jobs.count / 2)])
+            orchestrator.metrics.rolloverJobs.increment(by: rolled)
+            if rolled > 0 {
+                orchestrator.logger.info("activities rolled over before the 8-hour limit", ["count": String(rolled)])
             }
-            return jobs.count / 2
+            return rolled
         }
     }
 
-    private func endJob(_ row: Row, attempt: Int, now: Date) throws -> PushJob {
+    private func endJob(_ row: Row, token: String, attempt: Int, now: Date) throws -> PushJob {
         let seconds = Int64(now.timeIntervalSince1970), device = row.device
         return PushJob(
             jobId: "rollover:\(device.matchId):\(device.userId):\(device.deviceId):\(attempt)", kind: .liveActivityEnd,
             matchId: device.matchId, stateSeq: device.state == nil ? 0 : device.stateSeq, priority: 10,
             expiration: seconds + Int64(orchestrator.settings.jobTTL.seconds), relevanceScore: nil,
             payload: try StartPayload.replacedJSON(card: device.card, state: device.state, timestamp: seconds),
-            targets: [PushTarget(token: row.updateToken, env: device.env, userId: device.userId, deviceId: device.deviceId)],
+            targets: [PushTarget(token: token, env: device.env, userId: device.userId, deviceId: device.deviceId)],
             createdAt: Int64(now.timeIntervalSince1970 * 1000))
     }
 }
