@@ -31,6 +31,26 @@ import Testing
         #expect(store.strings(forKey: FollowManager.followedKey) == ["m1"])
     }
 
+    @Test func aCapableDeviceStartsOnTheFollowAnswersChannelAndReportsIt() async throws {
+        api.set { $0.followResponse = FollowResponse(displayState: displayState(updatedAt: 100), channelId: "Q0hBTg==") }
+        let service = LiveActivityService(
+            configuration: ClientConfiguration(
+                identity: DeviceIdentity(deviceId: "dev-1", apnsEnvironment: .sandbox, appVersion: "2.0", osVersion: "18.2",
+                                         supportsBroadcastChannels: true),
+                requestLocallyOnLiveFollow: true, staleCheckInterval: 0),
+            api: api, activityKit: kit, store: store, clock: clock)
+        #expect(await service.notifications.registration.supportsBroadcastChannels == true)
+        #expect(try await service.follow(matchId: "m1") == .following)
+        let activity = try #require(kit.activities(matchId: "m1").first)
+        #expect(activity.channelId == "Q0hBTg==" && activity.currentToken == nil)
+        await expectEventually { [api] in api.snapshot.channels == [TokenPost(matchId: "m1", token: "Q0hBTg==", deviceId: "dev-1")] }
+        #expect(api.snapshot.tokens.isEmpty, "a channel activity has no update token")
+        // A device whose build does not subscribe ignores the answer's channel.
+        let plain = makeService()
+        _ = try await plain.follow(matchId: "m2")
+        #expect(kit.activities(matchId: "m2").first.map { $0.channelId == nil } == true)
+    }
+
     @Test func aBackgroundEndPushEndsTheMatchsActivityAndForgetsTheFollow() async throws {
         api.set { $0.followResponse = FollowResponse(displayState: displayState(updatedAt: 100)) }
         let service = makeService()

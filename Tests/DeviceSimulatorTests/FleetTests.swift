@@ -31,6 +31,36 @@ import Testing
         #expect(await harness.fleet.devices[0].snapshot().activities.isEmpty)
     }
 
+    @Test("a channel device starts on the channel, reports it, subscribes at the mock and applies its broadcasts; a token device refuses a channel start")
+    func channelDevicesStartOnTheChannelAndApplyBroadcasts() async throws {
+        let harness = await Harness(devices: 3, channelShare: 2.0 / 3.0)
+        #expect(harness.fleet.devices.map(\.supportsChannels) == [false, true, true], "⌊(i+1)·⅔⌋ > ⌊i·⅔⌋")
+        let registrations = harness.backend.calls.withLock { $0.registrations }
+        #expect(registrations.last { $0.deviceId == harness.fleet.devices[1].deviceId }?.osVersion == "18.2")
+        #expect(registrations.last { $0.deviceId == harness.fleet.devices[1].deviceId }?.supportsBroadcastChannels == true)
+        let start = LiveActivityPayload.matchStart(state: Sample.state(updatedAt: 100), timestamp: 100, channelId: "Q0hBTg==")
+        let body = try start.jsonString()
+        let (token, channel) = (harness.fleet.devices[0], harness.fleet.devices[1])
+        harness.mock.deliver(token: token.pushToStartToken, payload: body)
+        harness.mock.deliver(token: channel.pushToStartToken, payload: body)
+        try await harness.intake.pollOnce()
+        #expect(await token.snapshot().activities.isEmpty, "iOS 17 starts nothing on a channel")
+        let activity = try #require(await channel.snapshot().activities.first)
+        #expect(activity.channelId == "Q0hBTg==" && activity.token == nil && activity.state == "active")
+        let backend = harness.backend
+        #expect(await eventually { backend.tokens(deviceId: channel.deviceId).contains { $0.token == "channel:Q0hBTg==" } },
+                "the channel activity is reported instead of a token")
+        try await harness.intake.pollOnce()  // makes the pending subscription at the mock
+        let subscription = try #require(harness.mock.subscriptions.withLock { $0 }.first)
+        #expect(subscription.channelId == "Q0hBTg==" && harness.fleet.directory.route(subscription.subscriber)?.deviceIndex == 1)
+        harness.mock.deliver(token: subscription.subscriber, payload: Sample.payload(.update, Sample.state(updatedAt: 150, score: "99/2")))
+        try await harness.intake.pollOnce()
+        let updated = try #require(await channel.snapshot().activities.first)
+        #expect(updated.contentState.compactLeading.score == "99/2" && updated.timestamp == 150)
+        let modes = (await channel.snapshot().mode, await token.snapshot().mode)
+        #expect(modes == ("channel", "token"))
+    }
+
     @Test func updatesApplyByTimestampAndEndKeepsTheFinalState() async throws {
         let harness = await Harness(devices: 1)
         let device = harness.fleet.devices[0]

@@ -38,6 +38,10 @@ final class FakeBackend: BackendAPI {
         calls.withLock { $0.tokens.append((matchId, token, deviceId)) }
     }
 
+    func postActivityChannel(matchId: String, channelId: String, deviceId: String) async throws {
+        calls.withLock { $0.tokens.append((matchId, "channel:" + channelId, deviceId)) }
+    }
+
     func postActivityDismissed(matchId: String, deviceId: String) async throws {
         calls.withLock { $0.dismissals.append((matchId, deviceId)) }
     }
@@ -63,6 +67,10 @@ final class FakeMockAPNs: MockAPNsPort {
     }
 
     func markUnregistered(token: String) async throws { unregistered.withLock { $0.append(token) } }
+
+    let subscriptions = LockedValue<[(channelId: String, subscriber: String)]>([])
+
+    func subscribe(channelId: String, subscriber: String) async throws { subscriptions.withLock { $0.append((channelId, subscriber)) } }
 
     /// A restarted mock-apns: empty log, sequences from 1 again.
     func restart() { log.withLock { $0 = [] } }
@@ -105,9 +113,10 @@ enum Sample {
         return try! payload.jsonString()
     }
 
-    static func configuration(devices: Int, follow: [String] = []) -> SimulatorConfiguration {
+    static func configuration(devices: Int, follow: [String] = [], channelShare: Double = 0) -> SimulatorConfiguration {
         var configuration = SimulatorConfiguration()
         configuration.deviceCount = devices
+        configuration.channelShare = channelShare
         configuration.follow = follow
         configuration.idPrefix = "t\(UInt32.random(in: 0...UInt32.max))"
         return configuration
@@ -131,9 +140,9 @@ struct Harness {
     let fleet: DeviceFleet
     let intake: DeliveryIntake
 
-    init(devices: Int, follow: [String] = ["m1"]) async {
+    init(devices: Int, follow: [String] = ["m1"], channelShare: Double = 0) async {
         let backend = self.backend
-        fleet = DeviceFleet(configuration: Sample.configuration(devices: devices, follow: follow)) { _ in backend }
+        fleet = DeviceFleet(configuration: Sample.configuration(devices: devices, follow: follow, channelShare: channelShare)) { _ in backend }
         intake = DeliveryIntake(source: mock, fleet: fleet, batchLimit: 500, logger: Sample.logger)
         await fleet.launchAll(follow: follow, appVersion: "1.10.0", concurrency: 32, logger: Sample.logger)
     }

@@ -45,6 +45,11 @@ struct BackendHTTPClient: BackendAPI {
         _ = try await send("POST", "/matches/\(Self.escape(matchId))/activity-token", body: Body(token: token, deviceId: deviceId))
     }
 
+    func postActivityChannel(matchId: String, channelId: String, deviceId: String) async throws {
+        struct Body: Encodable { var channelId: String; var deviceId: String }
+        _ = try await send("POST", "/matches/\(Self.escape(matchId))/activity-token", body: Body(channelId: channelId, deviceId: deviceId))
+    }
+
     func postActivityDismissed(matchId: String, deviceId: String) async throws {
         struct Body: Encodable { var deviceId: String }
         _ = try await send("POST", "/matches/\(Self.escape(matchId))/activity-dismissed", body: Body(deviceId: deviceId))

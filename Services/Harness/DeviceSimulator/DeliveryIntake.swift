@@ -25,6 +25,15 @@ actor DeliveryIntake {
     /// again at 1) and reading starts over from 0.
     @discardableResult
     func pollOnce() async throws -> Int {
+        let subscriptions = fleet.directory.takePendingSubscriptions()
+        for (index, subscription) in subscriptions.enumerated() {
+            do {
+                try await source.subscribe(channelId: subscription.channelId, subscriber: subscription.subscriber)
+            } catch {
+                fleet.directory.retry(Array(subscriptions[index...]))
+                throw error
+            }
+        }
         let batch = try await source.deliveries(since: cursor, limit: batchLimit)
         if batch.isEmpty, cursor > 0, try await source.deliveries(since: cursor - 1, limit: 1).isEmpty {
             logger.info("mock-apns delivery log restarted; reading it from the start", ["event": "intake_rewound", "cursor": String(cursor)])

@@ -20,7 +20,7 @@ final class DeviceFleet: Sendable {
             devices.append(SimulatedDevice(
                 index: index, deviceId: configuration.deviceId(index), userId: userId, api: api, directory: directory,
                 environment: configuration.environment, appVersion: configuration.appVersion,
-                requestLocally: configuration.requestLocally))
+                requestLocally: configuration.requestLocally, supportsChannels: configuration.supportsChannels(index)))
         }
         self.devices = devices
         self.directory = directory

@@ -21,6 +21,8 @@ struct DeviceSnapshot: Codable, Sendable, Equatable {
     var launch: String
     var deviceToken: String
     var pushToStartToken: String
+    /// "channel" (iOS 18, a build on broadcast channels) or "token".
+    var mode: String = "token"
 }
 
 /// One Live Activity of a device.
@@ -37,6 +39,8 @@ struct ActivitySnapshot: Codable, Sendable, Equatable {
     var token: String?
     /// True when it was created from a push-to-start.
     var startedByPush: Bool
+    /// The broadcast channel it subscribed to (nil: a token activity).
+    var channelId: String? = nil
 }
 
 /// `GET /status`: totals over every device.

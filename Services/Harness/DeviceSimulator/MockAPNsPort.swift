@@ -15,6 +15,8 @@ protocol MockAPNsPort: Sendable {
     func deliveries(since: Int, limit: Int) async throws -> [MockDelivery]
     /// Makes later pushes to `token` answer 410 Unregistered.
     func markUnregistered(token: String) async throws
+    /// Subscribes `subscriber` to broadcast channel `channelId` (each later broadcast is copied to it as a delivery).
+    func subscribe(channelId: String, subscriber: String) async throws
 }
 
 /// `MockAPNsPort` over TLS HTTP/2 (mock-apns speaks nothing else), trusting `caFile`.
@@ -49,6 +51,12 @@ final class MockAPNsControlClient: MockAPNsPort {
         let body = try JSONEncoder().encode(["token": token])
         let response = try await client.send(HTTP2Request(method: "POST", path: "/mock/unregistered", body: Array(body)))
         guard (200..<300).contains(response.status) else { throw MockAPNsControlError(path: "/mock/unregistered", response: response) }
+    }
+
+    func subscribe(channelId: String, subscriber: String) async throws {
+        let body = try JSONEncoder().encode(["channelId": channelId, "subscriber": subscriber])
+        let response = try await client.send(HTTP2Request(method: "POST", path: "/mock/channels/subscribe", body: Array(body)))
+        guard (200..<300).contains(response.status) else { throw MockAPNsControlError(path: "/mock/channels/subscribe", response: response) }
     }
 
     func shutdown() { client.shutdown() }

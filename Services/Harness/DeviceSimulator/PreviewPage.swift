@@ -72,7 +72,8 @@ enum PreviewPage {
             <body>
             <header><span id="device-id">\(escape(deviceId))</span> · <span id="match-title">\(value("match-title"))</span>
             · activity <span id="activity-state">\(value("activity-state"))</span>
-            · last push <span id="last-event">\(escape(snapshot?.lastEvent ?? "none"))</span></header>
+            · last push <span id="last-event">\(escape(snapshot?.lastEvent ?? "none"))</span>
+            · <span id="delivery-mode">\(escape(snapshot?.mode ?? "token"))</span></header>
             <section class="island">
               <h2>Dynamic Island</h2>
               <div class="pill compact"><div id="compact-leading">\(value("compact-leading"))</div><div class="cutout"></div><div id="compact-trailing">\(value("compact-trailing"))</div></div>

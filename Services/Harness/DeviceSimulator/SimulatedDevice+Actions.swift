@@ -35,7 +35,9 @@ extension SimulatedDevice {
 
     /// The user taps the bell of an unfollowed match. Throws `FollowError` when the api refuses.
     func follow(matchId: String) async throws -> BellState {
-        try await service.follow(matchId: matchId)
+        let bell = try await service.follow(matchId: matchId)
+        subscribeChannelActivities()  // an in-app start on the match's channel
+        return bell
     }
 
     /// The Live Activities switch in Settings.

@@ -31,14 +31,21 @@ final class SimulatedDevice: Sendable {
     let kit: InMemoryActivityKit
     let service: LiveActivityService
     let events: DeviceEventLog
+    /// An iOS 18 device whose build subscribes to broadcast channels ("channel" mode); else a token device.
+    let supportsChannels: Bool
+    private let directory: TokenDirectory
+    private let subscribed = LockedValue<Set<String>>([])
     private let api: any BackendAPI
     private let stats = LockedValue(Stats())
 
     /// Creates the device and issues its tokens into `directory`.
     init(
         index: Int, deviceId: String, userId: String, api: any BackendAPI, directory: TokenDirectory,
-        environment: APNsEnvironment, appVersion: String, requestLocally: Bool, retry: RetryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: 0.5)
+        environment: APNsEnvironment, appVersion: String, requestLocally: Bool, supportsChannels: Bool = false,
+        retry: RetryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: 0.5)
     ) {
+        self.supportsChannels = supportsChannels
+        self.directory = directory
         self.index = index
         self.deviceId = deviceId
         self.userId = userId
@@ -57,7 +64,9 @@ final class SimulatedDevice: Sendable {
         self.events = events
         service = LiveActivityService(
             configuration: ClientConfiguration(
-                identity: DeviceIdentity(deviceId: deviceId, apnsEnvironment: environment, appVersion: appVersion), retry: retry,
+                identity: DeviceIdentity(deviceId: deviceId, apnsEnvironment: environment, appVersion: appVersion,
+                                         osVersion: supportsChannels ? "18.2" : "17.5", supportsBroadcastChannels: supportsChannels),
+                retry: retry,
                 requestLocallyOnLiveFollow: requestLocally, staleCheckInterval: 60),
             api: api, activityKit: kit, store: InMemoryKeyValueStore(), clock: SystemClientClock(), events: events.sink)
     }
@@ -168,16 +177,27 @@ final class SimulatedDevice: Sendable {
         }
         switch (push.event, kind) {
         case (.start, .pushToStart):
-            // As iOS: a start naming another type, or attributes the type cannot decode, starts nothing.
-            if let refusal = push.startRefusal {
+            // As iOS: a start naming another type, or attributes the type cannot decode, starts nothing; iOS 17
+            // starts nothing on a channel.
+            if let refusal = push.startRefusal ?? (push.inputPushChannel != nil && !supportsChannels ? "a channel start on iOS 17" : nil) {
                 stats.withLock { $0.lastEvent = "start refused: \(refusal)" }
                 return .startRefused
             }
-            return kit.startFromPush(matchId: push.matchId, content: push.content) == nil ? .startRefused : .started
+            guard kit.startFromPush(matchId: push.matchId, content: push.content, channelId: push.inputPushChannel) != nil else { return .startRefused }
+            subscribeChannelActivities()
+            return .started
         case (.update, .update), (.end, .update):
             return .applied(await service.receive(push))
         default:
             return .ignored
+        }
+    }
+
+    /// Subscribes, at the mock, every running channel activity not subscribed yet (its copies then route here).
+    func subscribeChannelActivities() {
+        for activity in kit.allActivities where activity.currentState == .active {
+            guard let channel = activity.channelId, subscribed.withLock({ $0.insert(activity.id).inserted }) else { continue }
+            directory.subscribe(channelId: channel, deviceIndex: index)
         }
     }
 
@@ -200,13 +220,13 @@ final class SimulatedDevice: Sendable {
             return ActivitySnapshot(
                 matchId: activity.matchId, activityId: activity.id, state: activity.currentState.rawValue, timestamp: content.timestamp,
                 contentState: content.state, updateCount: activity.updateCount, token: activity.currentToken,
-                startedByPush: activity.startedByPush)
+                startedByPush: activity.startedByPush, channelId: activity.channelId)
         }
         let stats = self.stats.withLock { $0 }
         return DeviceSnapshot(
             deviceId: deviceId, userId: userId, follows: follows, activities: activities, pushesReceived: stats.pushes,
             lastEvent: stats.lastEvent, startsReceived: stats.starts, updatesReceived: stats.updates, endsReceived: stats.ends,
             otherReceived: stats.other, liveActivitiesEnabled: kit.enabled, launch: stats.launch.rawValue, deviceToken: deviceToken,
-            pushToStartToken: pushToStartToken)
+            pushToStartToken: pushToStartToken, mode: supportsChannels ? "channel" : "token")
     }
 }

@@ -29,6 +29,14 @@ struct SimulatorConfiguration: Sendable, Equatable {
     var appVersion: String = "1.10.0"
     /// Also `Activity.request` locally when following a live match (the api push-starts anyway).
     var requestLocally: Bool = false
+    /// `--channel-share X` (0…1, default 0): the share of devices that are iOS 18 with a build subscribing to broadcast
+    /// channels; device i is one when ⌊(i+1)·X⌋ > ⌊i·X⌋ (spread evenly, the same every run).
+    var channelShare: Double = 0
+
+    /// True when device `index` is a channel device (`channelShare`).
+    func supportsChannels(_ index: Int) -> Bool {
+        (Double(index + 1) * channelShare).rounded(.down) > (Double(index) * channelShare).rounded(.down)
+    }
     /// Devices launched at the same time.
     var launchConcurrency: Int = 32
     /// Most deliveries fetched per poll.
@@ -44,7 +52,7 @@ struct SimulatorConfiguration: Sendable, Equatable {
 
     static let valueFlags: Set<String> = [
         "api", "mock-apns", "ca-file", "dev-keys", "devices", "follow", "port", "poll-ms", "env", "app-version",
-        "launch-concurrency", "batch-limit", "id-prefix", "log-level",
+        "launch-concurrency", "batch-limit", "id-prefix", "log-level", "channel-share",
     ]
     static let switchFlags: Set<String> = ["request-locally"]
 
@@ -99,6 +107,12 @@ struct SimulatorConfiguration: Sendable, Equatable {
         }
         if let value = values["app-version"], !value.isEmpty { configuration.appVersion = value }
         if let value = values["request-locally"] { configuration.requestLocally = ["1", "true", "yes"].contains(value.lowercased()) }
+        if let value = values["channel-share"] {
+            guard let share = Double(value), (0...1).contains(share) else {
+                throw .init(flag: "channel-share", value: value, reason: "must be a number from 0 to 1")
+            }
+            configuration.channelShare = share
+        }
         if let value = values["launch-concurrency"] { configuration.launchConcurrency = try int(value, flag: "launch-concurrency", 1...1000) }
         if let value = values["batch-limit"] { configuration.batchLimit = try int(value, flag: "batch-limit", 1...100_000) }
         if let value = values["id-prefix"], !value.isEmpty { configuration.idPrefix = value }

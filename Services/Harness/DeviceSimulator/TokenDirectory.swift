@@ -18,9 +18,11 @@ struct TokenRoute: Sendable, Equatable {
 }
 
 /// Token → device routing for every simulated device, filled as tokens are issued (before they
-/// are ever sent to the api, so no delivery can outrun its route).
+/// are ever sent to the api, so no delivery can outrun its route). A channel activity is routed by a subscriber id
+/// of its own (registered as an update token): the subscriptions wait here until the intake makes them at the mock.
 final class TokenDirectory: Sendable {
     private let routes = LockedValue<[String: TokenRoute]>([:])
+    private let pending = LockedValue<[(channelId: String, subscriber: String)]>([])
 
     init() {}
 
@@ -31,4 +33,21 @@ final class TokenDirectory: Sendable {
     func route(_ token: String) -> TokenRoute? { routes.withLock { $0[token.lowercased()] } }
 
     var count: Int { routes.withLock { $0.count } }
+
+    /// A channel activity of device `deviceIndex` started: a new subscriber id routes its copies, subscribed at the
+    /// mock by the intake's next poll.
+    func subscribe(channelId: String, deviceIndex: Int) {
+        let subscriber = HexToken.random(length: 160)
+        register(subscriber, deviceIndex: deviceIndex, kind: .update)
+        pending.withLock { $0.append((channelId, subscriber)) }
+    }
+
+    /// The subscriptions not made yet (removed; put back with `retry` when making them failed).
+    func takePendingSubscriptions() -> [(channelId: String, subscriber: String)] {
+        pending.withLock { pending in defer { pending = [] }; return pending }
+    }
+
+    func retry(_ subscriptions: [(channelId: String, subscriber: String)]) {
+        pending.withLock { $0.insert(contentsOf: subscriptions, at: 0) }
+    }
 }

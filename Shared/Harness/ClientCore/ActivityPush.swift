@@ -23,6 +23,8 @@ public struct ActivityPush: Sendable, Equatable {
     public var attributesType: String?
     /// `attributes` (with `start`): the static attributes of the activity.
     public var attributes: [String: String]?
+    /// `input-push-channel` (with `start`, iOS 18+): the broadcast channel the started activity subscribes to.
+    public var inputPushChannel: String? = nil
 
     /// The match, from the content state.
     public var matchId: String { contentState.matchId }
@@ -60,10 +62,12 @@ public struct ActivityPush: Sendable, Equatable {
     public static func decode(apnsPayload bytes: [UInt8]) throws -> ActivityPush {
         do {
             let aps = try JSONDecoder().decode(Envelope.self, from: Data(bytes)).aps
-            return ActivityPush(
+            var push = ActivityPush(
                 event: aps.event, timestamp: aps.timestamp, contentState: aps.contentState,
                 dismissalDate: aps.dismissalDate, staleDate: aps.staleDate, attributesType: aps.attributesType,
                 attributes: aps.attributes)
+            push.inputPushChannel = aps.inputPushChannel
+            return push
         } catch {
             throw ActivityPushDecodeError(reason: String(describing: error), excerpt: String(decoding: bytes.prefix(120), as: UTF8.self))
         }
@@ -81,6 +85,7 @@ public struct ActivityPush: Sendable, Equatable {
         var staleDate: Int64?
         var attributesType: String?
         var attributes: [String: String]?
+        var inputPushChannel: String?
 
         enum CodingKeys: String, CodingKey {
             case timestamp
@@ -90,6 +95,7 @@ public struct ActivityPush: Sendable, Equatable {
             case staleDate = "stale-date"
             case attributesType = "attributes-type"
             case attributes
+            case inputPushChannel = "input-push-channel"
         }
     }
 }

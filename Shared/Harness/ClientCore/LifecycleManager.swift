@@ -53,7 +53,10 @@ public actor LifecycleManager {
     /// `Activity.request(pushType: .token)` with `initialState`; returns the activity id (the
     /// existing one when the match already has an activity).
     @discardableResult
-    public func request(matchId: String, initialState: UnifiedDisplayState) async throws(LiveActivityStartError) -> String {
+    /// With `channelId` the activity subscribes to the match's broadcast channel (`.channel(id)`, iOS 18+).
+    public func request(matchId: String, initialState: UnifiedDisplayState, channelId: String? = nil)
+        async throws(LiveActivityStartError) -> String
+    {
         if let entry = entries[matchId] { return entry.handle.id }
         guard await activityKit.areActivitiesEnabled() else {
             await startFailed(matchId, reason: "Live Activities are disabled")
@@ -62,7 +65,7 @@ public actor LifecycleManager {
         let handle: any LiveActivityHandle
         do {
             let content = ActivityContent(state: initialState, timestamp: initialState.updatedAt)
-            handle = try await activityKit.request(matchId: matchId, content: content, pushType: .token)
+            handle = try await activityKit.request(matchId: matchId, content: content, pushType: channelId.map { .channel($0) } ?? .token)
         } catch {
             await startFailed(matchId, reason: String(describing: error))
             throw .requestFailed(matchId: matchId, reason: String(describing: error))

@@ -70,7 +70,8 @@ public final class LiveActivityService: LaunchTasks {
         if configuration.requestLocallyOnLiveFollow, enabled, let state = response.displayState,
             state.matchDisplayState != .ended
         {
-            _ = try? await lifecycle.request(matchId: matchId, initialState: state)
+            _ = try? await lifecycle.request(matchId: matchId, initialState: state,
+                                             channelId: configuration.identity.supportsBroadcastChannels ? response.channelId : nil)
         }
         return await follows.bellState(matchId: matchId)
     }
@@ -146,7 +147,11 @@ public final class LiveActivityService: LaunchTasks {
     private static func route(_ event: LifecycleEvent, tokens: TokenManager, follows: FollowManager) async {
         switch event {
         case .started(let handle, _):
-            await tokens.observeUpdateTokens(of: handle)
+            if let channel = handle.channelId {
+                await tokens.reportChannel(channel, matchId: handle.matchId)
+            } else {
+                await tokens.observeUpdateTokens(of: handle)
+            }
             await follows.markStarted(matchId: handle.matchId)
         case .ended(_, let activityId, _):
             await tokens.stopObserving(activityId: activityId)

@@ -7,11 +7,18 @@ public struct DeviceIdentity: Sendable, Equatable {
     public var apnsEnvironment: APNsEnvironment
     /// The running app version, e.g. "1.10.0".
     public var appVersion: String
+    /// The iOS version ("18.2"); nil for a build that does not report it.
+    public var osVersion: String?
+    /// This build starts activities on broadcast channels when the backend offers one (iOS 18+).
+    public var supportsBroadcastChannels: Bool
 
-    public init(deviceId: String, apnsEnvironment: APNsEnvironment, appVersion: String) {
+    public init(deviceId: String, apnsEnvironment: APNsEnvironment, appVersion: String, osVersion: String? = nil,
+                supportsBroadcastChannels: Bool = false) {
         self.deviceId = deviceId
         self.apnsEnvironment = apnsEnvironment
         self.appVersion = appVersion
+        self.osVersion = osVersion
+        self.supportsBroadcastChannels = supportsBroadcastChannels
     }
 }
 
@@ -34,9 +41,12 @@ public actor NotificationService {
 
     /// The registration as it would be posted now.
     public var registration: DeviceRegistration {
-        DeviceRegistration(
+        var registration = DeviceRegistration(
             deviceId: identity.deviceId, pushToken: pushToken, pushToStartToken: pushToStartToken,
             apnsEnvironment: identity.apnsEnvironment, appVersion: identity.appVersion)
+        registration.osVersion = identity.osVersion
+        registration.supportsBroadcastChannels = identity.supportsBroadcastChannels ? true : nil
+        return registration
     }
 
     /// Posts the current registration (on launch), with retries.

@@ -47,6 +47,17 @@ public actor TokenManager {
         }
     }
 
+    /// A channel activity runs: tells the backend once (with retries) which channel it subscribed to.
+    @discardableResult
+    public func reportChannel(_ channelId: String, matchId: String) async -> TokenOutcome {
+        let api = self.api
+        let deviceId = self.deviceId
+        let outcome = await retry.run(clock: clock) {
+            try await api.postActivityChannel(matchId: matchId, channelId: channelId, deviceId: deviceId)
+        }
+        return report(outcome, kind: .update, matchId: matchId, token: channelId)
+    }
+
     /// Stops observing an activity's tokens (it ended).
     public func stopObserving(activityId: String) {
         observers.removeValue(forKey: activityId)?.cancel()

@@ -30,6 +30,8 @@ final class FakeBackendAPI: BackendAPI {
         var follows: [String] = []
         var unfollows: [String] = []
         var tokens: [TokenPost] = []
+        /// Channel activities reported (`token` is the channel id).
+        var channels: [TokenPost] = []
         var dismissed: [String] = []
         var serverFollows: [String] = []
         var followResponse = FollowResponse()
@@ -106,6 +108,11 @@ final class FakeBackendAPI: BackendAPI {
     func postActivityToken(matchId: String, token: String, deviceId: String) async throws {
         try attempt(.activityToken)
         state.withLock { $0.tokens.append(TokenPost(matchId: matchId, token: token, deviceId: deviceId)) }
+    }
+
+    func postActivityChannel(matchId: String, channelId: String, deviceId: String) async throws {
+        try attempt(.activityToken)
+        state.withLock { $0.channels.append(TokenPost(matchId: matchId, token: channelId, deviceId: deviceId)) }
     }
 
     func postActivityDismissed(matchId: String, deviceId: String) async throws {

@@ -27,6 +27,9 @@ public protocol LiveActivityHandle: Sendable {
     var matchId: String { get }
     /// `activity.pushTokenUpdates`, as hex strings; consumed once, by the token manager.
     var pushTokenUpdates: AsyncStream<String> { get }
+    /// The broadcast channel the activity subscribed to (started `.channel(id)` or by a push with
+    /// `input-push-channel`); nil for a token activity.
+    var channelId: String? { get }
     /// `activity.activityStateUpdates`; consumed once, by the lifecycle manager.
     var activityStateUpdates: AsyncStream<ActivityState> { get }
     /// `activity.activityState`.
@@ -69,9 +72,10 @@ public enum ActivityDismissalPolicy: Sendable, Equatable {
     case after(Date)
 }
 
-/// `PushType`: the app always asks for a per-activity update token.
+/// `PushType`: a per-activity update token, or (iOS 18+) a broadcast channel (`.channel(id)`, no update token).
 public enum ActivityPushType: Sendable, Equatable {
     case token
+    case channel(String)
 }
 
 /// Why `ActivityKitPort.request` failed.

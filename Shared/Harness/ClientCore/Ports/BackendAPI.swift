@@ -16,6 +16,8 @@ public protocol BackendAPI: Sendable {
     func listFollows() async throws -> FollowList
     /// `POST /matches/:matchId/activity-token {token, deviceId}`.
     func postActivityToken(matchId: String, token: String, deviceId: String) async throws
+    /// `POST /matches/:matchId/activity-token {channelId, deviceId}`: a channel activity runs.
+    func postActivityChannel(matchId: String, channelId: String, deviceId: String) async throws
     /// `POST /matches/:matchId/activity-dismissed {deviceId}`.
     func postActivityDismissed(matchId: String, deviceId: String) async throws
     /// `GET /app/config`.
@@ -31,6 +33,10 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
     public var pushToStartToken: String?
     public var apnsEnvironment: APNsEnvironment
     public var appVersion: String
+    /// The iOS version ("18.2"), when the build reports it.
+    public var osVersion: String? = nil
+    /// True when this build subscribes activities to broadcast channels.
+    public var supportsBroadcastChannels: Bool? = nil
 
     public init(
         deviceId: String, pushToken: String?, pushToStartToken: String?, apnsEnvironment: APNsEnvironment,
@@ -47,7 +53,12 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
 /// Answer of `POST /user/follow/match`: a live match comes with its cached display state.
 public struct FollowResponse: Codable, Sendable, Equatable {
     public var displayState: UnifiedDisplayState?
-    public init(displayState: UnifiedDisplayState? = nil) { self.displayState = displayState }
+    /// The match's broadcast channel for this device (iOS 18+, a capable build): start `.channel(channelId)`.
+    public var channelId: String?
+    public init(displayState: UnifiedDisplayState? = nil, channelId: String? = nil) {
+        self.displayState = displayState
+        self.channelId = channelId
+    }
 }
 
 /// One follow record of `GET /user/follows` (other fields the server sends are ignored).

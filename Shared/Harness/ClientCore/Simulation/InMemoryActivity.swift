@@ -21,10 +21,14 @@ public final class InMemoryActivity: LiveActivityHandle {
     private let tokens = Broadcast<String>()
     private let states = Broadcast<ActivityState>()
 
-    init(id: String, matchId: String, content: ActivityContent, startedByPush: Bool) {
+    /// The broadcast channel it subscribed to (no update token then).
+    public let channelId: String?
+
+    init(id: String, matchId: String, content: ActivityContent, startedByPush: Bool, channelId: String? = nil) {
         self.id = id
         self.matchId = matchId
         self.startedByPush = startedByPush
+        self.channelId = channelId
         state = LockedValue(State(content: content))
     }
 

@@ -32,7 +32,8 @@ public final class InMemoryActivityKit: ActivityKitPort {
     {
         guard enabled else { throw ActivityRequestError.disabled(matchId: matchId) }
         state.withLock { $0.requestCount += 1 }
-        return create(matchId: matchId, content: content, byPush: false)
+        let channel: String? = if case .channel(let id) = pushType { id } else { nil }
+        return create(matchId: matchId, content: content, byPush: false, channelId: channel)
     }
 
     public func activities() async -> [any LiveActivityHandle] { allActivities }
@@ -67,9 +68,9 @@ public final class InMemoryActivityKit: ActivityKitPort {
     /// A push-to-start arrived: the system creates the activity (when enabled) and
     /// `activityUpdates` fires. Returns nil when Live Activities are disabled.
     @discardableResult
-    public func startFromPush(matchId: String, content: ActivityContent) -> InMemoryActivity? {
+    public func startFromPush(matchId: String, content: ActivityContent, channelId: String? = nil) -> InMemoryActivity? {
         guard enabled else { return nil }
-        return create(matchId: matchId, content: content, byPush: true)
+        return create(matchId: matchId, content: content, byPush: true, channelId: channelId)
     }
 
     /// The system (re)issues the push-to-start token; `times: 2` models the double fire.
@@ -78,16 +79,17 @@ public final class InMemoryActivityKit: ActivityKitPort {
         for _ in 0..<max(1, times) { pushToStart.yield(token) }
     }
 
-    private func create(matchId: String, content: ActivityContent, byPush: Bool) -> InMemoryActivity {
+    private func create(matchId: String, content: ActivityContent, byPush: Bool, channelId: String? = nil) -> InMemoryActivity {
         let activity = state.withLock { state in
             let activity = InMemoryActivity(
-                id: "activity-\(state.nextId)", matchId: matchId, content: content, startedByPush: byPush)
+                id: "activity-\(state.nextId)", matchId: matchId, content: content, startedByPush: byPush, channelId: channelId)
             state.nextId += 1
             state.activities[activity.id] = activity
             state.order.append(activity.id)
             return activity
         }
-        if let token = tokenFactory(activity.id) { activity.issueToken(token) }
+        // A channel activity gets no update token (ActivityKit takes one push type).
+        if channelId == nil, let token = tokenFactory(activity.id) { activity.issueToken(token) }
         if byPush { created.yield(activity) }
         return activity
     }
