@@ -67,12 +67,8 @@ enum MockAPNsAdmin {
             return known ? HTTP2ServerResponse(status: 204) : error(404, "no channel \(body.channelId)")
         case ("GET", "/mock/broadcasts"):
             let parameters = queryParameters(query)
-            let since = parameters["since"].flatMap { Int($0) }
-            let limit = parameters["limit"].flatMap { Int($0) }
-            if parameters["since"] != nil && since == nil || parameters["limit"] != nil && (limit ?? 0) < 1 {
-                return error(400, "since must be an integer and limit a positive integer")
-            }
-            return json(channels.broadcasts(channel: parameters["channel"]?.removingPercentEncoding, since: since ?? 0, limit: limit ?? Int.max))
+            guard let (since, limit) = page(parameters) else { return error(400, "since must be an integer and limit a positive integer") }
+            return json(channels.broadcasts(channel: parameters["channel"]?.removingPercentEncoding, since: since, limit: limit))
         case ("POST", "/mock/unregistered"):
             struct Body: Decodable {
                 var token: String
@@ -93,18 +89,22 @@ enum MockAPNsAdmin {
             return json(faults)
         case ("GET", "/mock/deliveries"):
             let parameters = queryParameters(query)
-            let since = parameters["since"].flatMap { Int($0) }
-            let limit = parameters["limit"].flatMap { Int($0) }
-            if parameters["since"] != nil && since == nil || parameters["limit"] != nil && (limit ?? 0) < 1 {
-                return error(400, "since must be an integer and limit a positive integer")
-            }
-            return json(state.deliveries(token: parameters["token"], since: since ?? 0, limit: limit ?? Int.max))
+            guard let (since, limit) = page(parameters) else { return error(400, "since must be an integer and limit a positive integer") }
+            return json(state.deliveries(token: parameters["token"], since: since, limit: limit))
         case ("POST", "/mock/reset"):
             apply(MockAPNsFaults(), state: state, channels: channels, server: server, reset: true)
             return HTTP2ServerResponse(status: 204)
         default:
             return error(404, "unknown control path \(path)")
         }
+    }
+
+    /// `since` (default 0) and `limit` (default all) of a log query; nil when either is not a (positive) integer.
+    static func page(_ parameters: [String: String]) -> (since: Int, limit: Int)? {
+        let since = parameters["since"].flatMap { Int($0) }
+        let limit = parameters["limit"].flatMap { Int($0) }
+        if parameters["since"] != nil && since == nil || parameters["limit"] != nil && (limit ?? 0) < 1 { return nil }
+        return (since ?? 0, limit ?? Int.max)
     }
 
     /// `a=1&b=2` → ["a": "1", "b": "2"] (the values used here are hex tokens and integers: no decoding needed).

@@ -1,3 +1,5 @@
+import Runtime
+
 /// How APNs keeps a channel's broadcasts for subscribers that are offline (fixed when the channel is created).
 public enum APNsChannelStoragePolicy: Int, Sendable, Hashable, CaseIterable {
     /// Nothing is stored: each broadcast is tried once (`apns-expiration` must be 0). The higher publishing
@@ -17,16 +19,7 @@ public struct APNsChannelID: Sendable, Hashable, CustomStringConvertible {
 
     /// True for non-empty standard base64 (`A–Z a–z 0–9 + /`, `=` padding, a length that is a multiple of 4)
     /// of at most 256 characters: what APNs answers BadChannelId to otherwise.
-    public static func isWellFormed(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty, bytes.count <= 256, bytes.count % 4 == 0 else { return false }
-        let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-        guard padding <= 2 else { return false }
-        return bytes.dropLast(padding).allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-        }
-    }
+    public static func isWellFormed(_ text: String) -> Bool { Base64.isStandard(text) }
 }
 
 /// One broadcast: one request to `/4/broadcasts/apps/<bundle>` that APNs copies to every subscriber of the

@@ -68,9 +68,14 @@ public struct EventPushPlan: Sendable, Equatable {
     /// The job for one planned chunk.
     /// - Parameter nowMilliseconds: Unix epoch milliseconds (createdAt; expiration counts from it).
     public func job(for chunk: PlannedChunk, nowMilliseconds: Int64) -> PushJob {
-        PushJob(jobId: jobId(shard: chunk.shard, chunk: chunk.chunk), kind: kind, matchId: matchId, stateSeq: seq,
-                priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore,
-                payload: payload, targets: chunk.targets, createdAt: nowMilliseconds)
+        job(id: jobId(shard: chunk.shard, chunk: chunk.chunk), targets: chunk.targets, channel: nil, nowMilliseconds: nowMilliseconds)
+    }
+
+    /// A job of this event: everything but the id, the targets and the channel is the plan's.
+    private func job(id: String, targets: [PushTarget], channel: PushChannel?, nowMilliseconds: Int64) -> PushJob {
+        PushJob(jobId: id, kind: kind, matchId: matchId, stateSeq: seq, priority: priority,
+                expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore, payload: payload,
+                targets: targets, createdAt: nowMilliseconds, channel: channel)
     }
 
     /// "eventId:bc:env:generation": one broadcast job per channel (a re-created channel is a new generation).
@@ -82,9 +87,7 @@ public struct EventPushPlan: Sendable, Equatable {
     /// `timestamp` on both paths), no targets.
     public func broadcastJob(channelId: String, environment: APNsEnvironment, storagePolicy: Int, generation: Int,
                              nowMilliseconds: Int64) -> PushJob {
-        PushJob(jobId: broadcastJobId(environment: environment, generation: generation), kind: kind, matchId: matchId, stateSeq: seq,
-                priority: priority, expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore, payload: payload,
-                targets: [], createdAt: nowMilliseconds,
-                channel: PushChannel(channelId: channelId, env: environment, storagePolicy: storagePolicy))
+        job(id: broadcastJobId(environment: environment, generation: generation), targets: [],
+            channel: PushChannel(channelId: channelId, env: environment, storagePolicy: storagePolicy), nowMilliseconds: nowMilliseconds)
     }
 }

@@ -61,15 +61,9 @@ enum InputRules {
         return value
     }
 
-    /// A broadcast channel id: 4–256 characters of standard base64 (as APNs issues them; `=` padding only at the end).
+    /// A broadcast channel id: 4–256 characters of standard base64 (as APNs issues them).
     static func channelId(_ value: String, field: String) throws(HTTPError) -> String {
-        let bytes = Array(value.utf8)
-        let padding = bytes.reversed().prefix { $0 == 0x3D }.count
-        guard (4...256).contains(bytes.count), bytes.count % 4 == 0, padding <= 2,
-              bytes.dropLast(padding).allSatisfy({ byte in
-                  (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2F
-              })
-        else { throw .invalidBody("'\(field)' must be a broadcast channel id (base64)") }
+        guard value.utf8.count >= 4, Base64.isStandard(value) else { throw .invalidBody("'\(field)' must be a broadcast channel id (base64)") }
         return value
     }
 
