@@ -53,6 +53,39 @@ import Testing
         await database.shutdown()
     }
 
+    @Test("start candidates: an iOS 18 device waits while its match's channel is being made, for at most the wait; token devices never wait")
+    func startCandidatesWaitForAChannelBeingMade() async throws {
+        let database = try await Self.database()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ('m', '1st Innings', true)")
+        for (user, capable) in [("capable", true), ("token", false)] {
+            try await database.execute("INSERT INTO match_follows (user_id, match_id) VALUES ($1, 'm')", [user])
+            try await database.execute(
+                "INSERT INTO devices (user_id, device_id, push_to_start_token, apns_env, channel_capable) VALUES ($1, 'd1', $2, 'sandbox', $3)",
+                [user, "pts-" + user, capable])
+            try await Self.insert(database, user: user, status: "ended", reason: "token_invalid")
+        }
+        try await database.execute(
+            "INSERT INTO broadcast_channels (match_id, apns_env, storage_policy, state, generation, updated_at) VALUES ('m', 'sandbox', 0, 'invalid', 1, $1)",
+            [now.addingTimeInterval(-30)])
+        let store = LiveActivityStore(database: database)
+        func candidates() async throws -> [String] {
+            var seen: [String] = []
+            try await store.forEachStartCandidate(now: now, channelWait: .seconds(120), batchSize: 10) { seen.append($0.device.userId) }
+            return seen
+        }
+        #expect(try await candidates() == ["token"], "the lost channel was invalidated 30 s ago: the capable device waits")
+        try await database.execute("UPDATE broadcast_channels SET state = 'creating'")
+        #expect(try await candidates() == ["token"], "still waiting while the create is out")
+        try await database.execute("UPDATE broadcast_channels SET state = 'active', channel_id = 'Y2hhbm5lbA==', updated_at = $1", [now])
+        var channels: [String?] = []
+        try await store.forEachStartCandidate(now: now, batchSize: 10) { channels.append($0.device.channelId) }
+        #expect(channels == ["Y2hhbm5lbA==", nil], "the capable device starts on the new channel, the other on its token")
+        try await database.execute("UPDATE broadcast_channels SET state = 'creating', channel_id = NULL, updated_at = $1", [now.addingTimeInterval(-121)])
+        #expect(try await candidates() == ["capable", "token"], "after the wait it starts on tokens")
+        await database.shutdown()
+    }
+
     @Test("rollover candidates: ACTIVE rows activated before the cutoff, with an update token, bounded by the limit")
     func rolloverCandidates() async throws {
         let database = try await Self.database()

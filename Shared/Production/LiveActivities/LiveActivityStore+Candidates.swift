@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import Runtime
 
 /// A follower's device of a match in play, as the orchestrator's start and rollover passes read it: who,
 /// where to push (the push-to-start token and APNs environment as stored), and the match's card and
@@ -68,9 +69,14 @@ extension LiveActivityStore {
     /// Streams, ordered by match, user and device, the follower devices of live matches (not at close
     /// of play) with a push-to-start token and either no row or a re-startable ended row, to `body`
     /// (a cursor fetching `batchSize` rows at a time, so memory stays flat for any audience).
-    public func forEachStartCandidate(now: Date, batchSize: Int, _ body: (ActivityStartCandidate) async throws -> Void)
-        async throws
+    ///
+    /// A channel-capable device whose match's channel in its environment is being made (`creating`, or `invalid`:
+    /// lost, the manager makes it again next) waits for it, for at most `channelWait` after that channel row last
+    /// changed: started now it would go to tokens for the rest of the match. After that wait it starts on tokens.
+    public func forEachStartCandidate(now: Date, channelWait: Duration = .seconds(120), batchSize: Int,
+                                      _ body: (ActivityStartCandidate) async throws -> Void) async throws
     {
+        let waitSince = now.addingTimeInterval(-channelWait.seconds)
         _ = try await database.stream(
             """
             SELECT m.match_id, m.card, am.display_state, coalesce(am.seq, 0) AS state_seq, d.user_id, d.device_id,
@@ -84,8 +90,12 @@ extension LiveActivityStore {
             LEFT JOIN broadcast_channels bc ON bc.match_id = m.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
             WHERE m.is_live AND NOT m.close_of_play
               AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason IN ('token_invalid', 'day_end')))
+              AND NOT (d.channel_capable AND EXISTS (
+                  SELECT 1 FROM broadcast_channels pending
+                  WHERE pending.match_id = m.match_id AND pending.apns_env = d.apns_env
+                    AND pending.state IN ('creating', 'invalid') AND pending.updated_at > $2))
             ORDER BY m.match_id, d.user_id, d.device_id
-            """, [now], batchSize: batchSize
+            """, [now, waitSince], batchSize: batchSize
         ) { row in
             let device = try FollowerDevice(row)
             var ended: ActivityStartCandidate.EndedRow?

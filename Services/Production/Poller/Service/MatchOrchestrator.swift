@@ -35,6 +35,9 @@ struct MatchOrchestrator: Sendable {
         var shards = PushSharding.defaultShards
         /// `PUSH_START_TTL_MS`: the job's APNs expiration after creation.
         var jobTTL: Duration = .seconds(300)
+        /// `ORCHESTRATOR_CHANNEL_WAIT_MS`: how long a channel-capable device waits for its match's broadcast channel
+        /// while it is being made (created, or made again after it was lost) before it starts on tokens.
+        var channelWait: Duration = .seconds(120)
         /// Candidates handled per transaction.
         var chunkSize = 200
         /// Where the start jobs go (tests use their own topic).
@@ -122,7 +125,7 @@ struct MatchOrchestrator: Sendable {
     /// (read by `LiveActivityStore`; each match's card and state decoded once per pass).
     func forEachCandidate(now: Date, _ body: (Candidate) async throws -> Void) async throws {
         var matches: [String: (card: MatchCard, state: UnifiedDisplayState?)] = [:]
-        try await LiveActivityStore(database: database).forEachStartCandidate(now: now, batchSize: settings.chunkSize) { row in
+        try await LiveActivityStore(database: database).forEachStartCandidate(now: now, channelWait: settings.channelWait, batchSize: settings.chunkSize) { row in
             let match = matches[row.device.matchId] ?? Self.decodeMatch(row.device)
             matches[row.device.matchId] = match
             try await body(Candidate(

@@ -71,6 +71,7 @@ public struct PollerConfiguration: Sendable {
         lockName = environment.string("POLLER_LOCK_NAME", default: lockName)
         orchestrator.interval = try environment.milliseconds("ORCHESTRATOR_INTERVAL_MS", default: orchestrator.interval, in: 100...3_600_000)
         orchestrator.maxStartAttempts = try environment.int("ORCHESTRATOR_MAX_START_ATTEMPTS", default: orchestrator.maxStartAttempts, in: 0...100)
+        orchestrator.channelWait = try environment.milliseconds("ORCHESTRATOR_CHANNEL_WAIT_MS", default: orchestrator.channelWait, in: 0...3_600_000)
         orchestrator.retryBackoff = try environment.milliseconds("ORCHESTRATOR_RETRY_BACKOFF_MS", default: orchestrator.retryBackoff, in: 0...86_400_000)
         orchestrator.rolloverAfter = try environment.milliseconds("ORCHESTRATOR_ROLLOVER_AFTER_MS", default: orchestrator.rolloverAfter,
                                                                   in: 1_000...28_800_000)
