@@ -62,6 +62,14 @@ final class FakeMockAPNs: MockAPNsPort {
         log.withLock { $0.append(MockDelivery(sequence: $0.count + 1, token: token, payload: payload, pushType: "liveactivity")) }
     }
 
+    /// A broadcast's copy to `subscriber`, as mock-apns records it (the broadcast's request id, its channel).
+    func deliverCopy(to subscriber: String, channelId: String, broadcast: String, payload: String) {
+        log.withLock {
+            $0.append(MockDelivery(sequence: $0.count + 1, token: subscriber, payload: payload, pushType: "liveactivity",
+                                   apnsID: broadcast, channelId: channelId))
+        }
+    }
+
     func deliveries(since: Int, limit: Int) async throws -> [MockDelivery] {
         log.withLock { Array($0.filter { ($0.sequence ?? 0) > since }.prefix(limit)) }
     }

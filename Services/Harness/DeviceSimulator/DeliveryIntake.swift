@@ -61,9 +61,9 @@ actor DeliveryIntake {
         await withTaskGroup(of: Void.self) { group in
             for (index, items) in perDevice {
                 guard let device = fleet.device(index: index) else { continue }
-                let work = items.map { (payload: $0.0.payload, kind: $0.1) }
+                let work = items.map { (payload: $0.0.payload, kind: $0.1, copyOf: $0.0.channelId == nil ? nil : $0.0.apnsID) }
                 group.addTask {
-                    for item in work { await device.receive(payload: item.payload, kind: item.kind) }
+                    for item in work { await device.receive(payload: item.payload, kind: item.kind, copyOf: item.copyOf) }
                 }
             }
         }

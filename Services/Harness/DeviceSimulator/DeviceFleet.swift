@@ -82,6 +82,7 @@ final class DeviceFleet: Sendable {
             status.updatesReceived += snapshot.updatesReceived
             status.endsReceived += snapshot.endsReceived
             status.otherReceived += snapshot.otherReceived
+            status.channelCopiesReceived += snapshot.channelCopiesReceived
         }
         return status
     }

@@ -23,6 +23,10 @@ struct DeviceSnapshot: Codable, Sendable, Equatable {
     var pushToStartToken: String
     /// "channel" (iOS 18, a build on broadcast channels) or "token".
     var mode: String = "token"
+    /// Broadcast copies received on its channel activities (counted in `updatesReceived`/`endsReceived` too).
+    var channelCopiesReceived: Int = 0
+    /// Copies of a broadcast this device had already received (0: one copy of each).
+    var repeatedChannelCopies: Int = 0
 }
 
 /// One Live Activity of a device.
@@ -54,6 +58,7 @@ struct FleetStatus: Codable, Sendable, Equatable {
     var updatesReceived: Int
     var endsReceived: Int
     var otherReceived: Int
+    var channelCopiesReceived: Int = 0
     /// Deliveries for tokens no device owns (other runs, other clients).
     var unrouted: Int
     /// The mock-apns sequence read up to.

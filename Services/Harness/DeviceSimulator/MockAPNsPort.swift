@@ -7,6 +7,10 @@ struct MockDelivery: Codable, Sendable, Equatable {
     var token: String
     var payload: String
     var pushType: String?
+    /// The push's `apns-id`; on a broadcast's copy, the broadcast's request id (the same for every subscriber).
+    var apnsID: String? = nil
+    /// Set on a broadcast's copy: the channel it came through.
+    var channelId: String? = nil
 }
 
 /// The parts of mock-apns' control API the simulator uses.

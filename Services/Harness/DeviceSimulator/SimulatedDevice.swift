@@ -18,6 +18,9 @@ final class SimulatedDevice: Sendable {
         var updates = 0
         var ends = 0
         var other = 0
+        var channelCopies = 0
+        var repeatedChannelCopies = 0
+        var copiesSeen: Set<String> = []
         var lastEvent: String?
         var lastMatchId: String?
         var launch = LaunchState.pending
@@ -145,9 +148,16 @@ final class SimulatedDevice: Sendable {
         case other
     }
 
-    /// Handles one push mock-apns accepted for a token of this device.
+    /// Handles one push mock-apns accepted for a token of this device; `copyOf` is the broadcast's request id when
+    /// the push is a broadcast's copy to a channel activity (a second copy of one broadcast is counted as repeated).
     @discardableResult
-    func receive(payload: String, kind: TokenKind) async -> Disposition {
+    func receive(payload: String, kind: TokenKind, copyOf broadcast: String? = nil) async -> Disposition {
+        if kind == .channel {
+            stats.withLock { stats in
+                stats.channelCopies += 1
+                if let broadcast, !stats.copiesSeen.insert(broadcast).inserted { stats.repeatedChannelCopies += 1 }
+            }
+        }
         // A background push on the device token: the user ended the match on another device (channel activities).
         if kind == .device, await service.receiveBackgroundNotification(Array(payload.utf8)) {
             stats.withLock { stats in
@@ -186,7 +196,7 @@ final class SimulatedDevice: Sendable {
             guard kit.startFromPush(matchId: push.matchId, content: push.content, channelId: push.inputPushChannel) != nil else { return .startRefused }
             subscribeChannelActivities()
             return .started
-        case (.update, .update), (.end, .update):
+        case (.update, .update), (.end, .update), (.update, .channel), (.end, .channel):
             return .applied(await service.receive(push))
         default:
             return .ignored
@@ -227,6 +237,7 @@ final class SimulatedDevice: Sendable {
             deviceId: deviceId, userId: userId, follows: follows, activities: activities, pushesReceived: stats.pushes,
             lastEvent: stats.lastEvent, startsReceived: stats.starts, updatesReceived: stats.updates, endsReceived: stats.ends,
             otherReceived: stats.other, liveActivitiesEnabled: kit.enabled, launch: stats.launch.rawValue, deviceToken: deviceToken,
-            pushToStartToken: pushToStartToken, mode: supportsChannels ? "channel" : "token")
+            pushToStartToken: pushToStartToken, mode: supportsChannels ? "channel" : "token",
+            channelCopiesReceived: stats.channelCopies, repeatedChannelCopies: stats.repeatedChannelCopies)
     }
 }

@@ -9,6 +9,8 @@ enum TokenKind: String, Sendable, Equatable, Codable {
     case pushToStart
     /// A per-activity update token.
     case update
+    /// A channel activity's subscriber id at mock-apns (each broadcast on its channel is copied to it).
+    case channel
 }
 
 /// Where a token leads: a device (by index in the fleet) and the kind of token.
@@ -19,7 +21,7 @@ struct TokenRoute: Sendable, Equatable {
 
 /// Token → device routing for every simulated device, filled as tokens are issued (before they
 /// are ever sent to the api, so no delivery can outrun its route). A channel activity is routed by a subscriber id
-/// of its own (registered as an update token): the subscriptions wait here until the intake makes them at the mock.
+/// of its own (kind `channel`): the subscriptions wait here until the intake makes them at the mock.
 final class TokenDirectory: Sendable {
     private let routes = LockedValue<[String: TokenRoute]>([:])
     private let pending = LockedValue<[(channelId: String, subscriber: String)]>([])
@@ -38,7 +40,7 @@ final class TokenDirectory: Sendable {
     /// mock by the intake's next poll.
     func subscribe(channelId: String, deviceIndex: Int) {
         let subscriber = HexToken.random(length: 160)
-        register(subscriber, deviceIndex: deviceIndex, kind: .update)
+        register(subscriber, deviceIndex: deviceIndex, kind: .channel)
         pending.withLock { $0.append((channelId, subscriber)) }
     }
 
