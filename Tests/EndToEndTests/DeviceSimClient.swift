@@ -12,6 +12,7 @@ struct DeviceSimClient {
         var timestamp: Int64
         var contentState: UnifiedDisplayState
         var token: String?
+        var channelId: String?
     }
 
     struct Device: Decodable, Equatable {
@@ -20,7 +21,14 @@ struct DeviceSimClient {
         var follows: [String]
         var activities: [Activity]
         var pushesReceived: Int
+        var updatesReceived: Int
+        var endsReceived: Int
+        /// "channel" or "token".
+        var mode: String
+        var channelCopiesReceived: Int
+        var repeatedChannelCopies: Int
 
+        var onChannels: Bool { mode == "channel" }
         func activity(_ match: String) -> Activity? { activities.last { $0.matchId == match } }
     }
 

@@ -10,7 +10,14 @@ import Testing
 /// The whole product on a real match: mock-apns, fake-sportmonks, the five services and device-sim
 /// as real processes (DevStack, the demo's own plan) on the real PostgreSQL and Kafka of
 /// scripts/stack. Six simulated devices (3 users × 2) follow the 2024 T20 World Cup final before it
-/// goes live; the replay runs at 3 deliveries/s (about 2 minutes).
+/// goes live, a mixed fleet as in the demo: two thirds (devices 1, 2, 4, 5) are iOS 18 builds on the match's
+/// broadcast channel, the rest on update tokens. The replay runs at 3 deliveries/s (about 2 minutes).
+///
+/// Users by fleet composition: `pair` has two channel devices, `mixedA` and `mixedB` one of each. After 30
+/// deliveries: the pair unfollows on one channel device (the other ends by the background end push), mixedA
+/// dismisses on its channel device (its token device gets the end push), mixedB's token is invalidated (re-started
+/// with a new token) and the match's channel is deleted at mock-apns behind the system's back (created again and
+/// mixedB's channel device re-started on it). mixedB's two devices, one per mode, end with the final state.
 @Suite(.serialized) struct EndToEndTests {
     static let match = 1415755
 
@@ -21,8 +28,8 @@ import Testing
             logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/e2e"),
             materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
             cricsheetDirectory: try PipelineEnvironment.cricsheetDirectory(), matchId: Self.match,
-            idOffset: DevStackOptions.freshIdOffset(), speed: 3, devices: 6, ports: try DevPorts.free(),
-            kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
+            idOffset: DevStackOptions.freshIdOffset(), speed: 3, devices: 6, channelShare: DevStackOptions.mixedFleetChannelShare,
+            ports: try DevPorts.free(), kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "e2e", minimumLevel: .warning))
         let outcome: Result<Void, any Error>
@@ -36,8 +43,9 @@ import Testing
         var devicesNow = ""
         if case .failure = outcome, let devices = try? await DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL).devices() {
             devicesNow = devices.map { device in
-                "\(device.deviceId) \(device.userId) follows=\(device.follows) pushes=\(device.pushesReceived) "
-                    + device.activities.map { "\($0.state)@\($0.timestamp) \($0.contentState.lockScreen.headline)" }.joined(separator: ",")
+                "\(device.deviceId) \(device.userId) \(device.mode) follows=\(device.follows) pushes=\(device.pushesReceived) copies=\(device.channelCopiesReceived) "
+                    + device.activities.map { "\($0.state)@\($0.timestamp) \($0.channelId ?? "token") \($0.contentState.lockScreen.headline)" }
+                    .joined(separator: ",")
             }.joined(separator: "\n")
         }
         await stack.shutdown(grace: .seconds(10))
@@ -50,32 +58,55 @@ import Testing
         let fixture = String(stack.options.fixtureId)
         let expected = try ExpectedFinal(stack.options.matchFile)
         let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
+        let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
 
         try await stack.prepare()
         try await stack.startServers()
         try await stack.waitForScheduledMatch()
+        try await stack.waitForBroadcastChannel()
+        let channelId = try #require(try await Self.activeChannel(stack), "the poller opened the match's sandbox channel")
         try await stack.startDevices(followers: 3)
         let devices = try await sim.devices().sorted { $0.deviceId < $1.deviceId }
         try #require(devices.count == 6, "device-sim runs 6 devices")
+        try #require(devices.filter(\.onChannels).count == 4, "two thirds of the fleet on channels: \(devices.map(\.mode))")
         let byUser = Dictionary(grouping: devices, by: \.userId)
         try #require(byUser.count == 3 && byUser.values.allSatisfy { $0.count == 2 }, "3 users with 2 devices each")
         #expect(devices.allSatisfy { $0.activity(fixture) == nil }, "no activity before the match is live")
-        let users = byUser.keys.sorted()
+        let pair = try #require(byUser.values.first { $0.allSatisfy(\.onChannels) }, "a user with two channel devices")
+        let mixed = byUser.values.filter { !$0.allSatisfy(\.onChannels) }.sorted { $0[0].userId < $1[0].userId }
+        try #require(mixed.count == 2 && mixed.allSatisfy { $0.filter(\.onChannels).count == 1 }, "two users with one device of each mode")
+        let (mixedA, mixedB) = (mixed[0], mixed[1])
 
-        // Followed before going live: every device gets a push-to-start once it is live.
+        // Followed before going live: every device gets a push-to-start once it is live, on the channel for the
+        // iOS 18 builds.
         try? await Task.sleep(for: .seconds(2))
         try await stack.startMatch()
         try await stack.waitFor("a push-started activity on all 6 devices", timeout: .seconds(90)) {
             try await sim.devices().allSatisfy { $0.activity(fixture)?.state == "active" }
         }
+        for device in try await sim.devices() {
+            let activity = try #require(device.activity(fixture))
+            if device.onChannels {
+                #expect(activity.channelId == channelId && activity.token == nil, "\(device.deviceId) started on the channel")
+            } else {
+                #expect(activity.channelId == nil && activity.token != nil, "\(device.deviceId) started on a token")
+            }
+        }
+        try await stack.waitFor("4 channel rows and 2 token rows", timeout: .seconds(60)) {
+            let channelRows = try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND status = 'active' AND delivery = 'channel' AND channel_id IS NOT NULL AND update_token IS NULL")
+            let tokenRows = try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND status = 'active' AND delivery = 'token' AND update_token IS NOT NULL")
+            return channelRows == 4 && tokenRows == 2
+        }
 
-        // Let some overs be bowled, then act: unfollow (user 0), dismiss (user 1), invalidate a token (user 2).
+        // Let some overs be bowled, then act.
         try await stack.waitFor("30 deliveries replayed", timeout: .seconds(90)) {
             try await stack.replayStatus().deliveries >= 30
         }
-        let unfollower = byUser[users[0]]![0]
-        let dismisser = byUser[users[1]]![0]
-        let invalidated = byUser[users[2]]![0]
+        let unfollower = pair[0]
+        let dismisser = try #require(mixedA.first { $0.onChannels })
+        let mixedAToken = try #require(mixedA.first { !$0.onChannels })
+        let invalidated = try #require(mixedB.first { !$0.onChannels })
+        let relocated = try #require(mixedB.first { $0.onChannels })
         let oldToken = try await sim.device(invalidated.deviceId).activity(fixture)?.token
         let tokenInvalidSeen = LockedValue(false)
         let watcher = Task {
@@ -88,43 +119,59 @@ import Testing
         try await sim.act("unfollow", device: unfollower.deviceId, match: fixture)
         try await sim.act("dismiss", device: dismisser.deviceId, match: fixture)
         try await sim.act("invalidate-token", device: invalidated.deviceId, match: fixture)
+        try await mock.deleteChannel(channelId)
 
-        // Unfollow: both of user 0's devices get an end push, then nothing more.
-        try await stack.waitFor("the unfollowed devices' activities ended", timeout: .seconds(60)) {
-            try await byUser[users[0]]!.asyncAll { ["ended", "dismissed"].contains(try await sim.device($0.deviceId).activity(fixture)?.state ?? "") }
+        // Unfollow on a channel device: it ends locally, the user's other channel device by the background push.
+        try await stack.waitFor("the unfollowing user's two channel activities ended", timeout: .seconds(60)) {
+            try await pair.asyncAll { ["ended", "dismissed"].contains(try await sim.device($0.deviceId).activity(fixture)?.state ?? "") }
         }
-        var pushesAtEnd: [String: Int] = [:]
-        for device in byUser[users[0]]! { pushesAtEnd[device.deviceId] = try await sim.device(device.deviceId).pushesReceived }
+        try await stack.waitFor("the unfollow ended both rows user_unfollow", timeout: .seconds(60)) {
+            try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND user_id = '\(unfollower.userId)' AND status = 'ended' AND end_reason = 'user_unfollow'") == 2
+        }
 
-        // Dismiss: the user no longer follows; the dismissed activity is ended/user_dismissed.
-        try await stack.waitFor("the dismissal unfollowed \(users[1])", timeout: .seconds(60)) {
-            try await stack.count("SELECT count(*) FROM match_follows WHERE match_id = $1 AND user_id = '\(users[1])'") == 0
+        // Dismiss on a channel device: the user no longer follows, the row is ended/user_dismissed and the user's token
+        // device got its end push.
+        try await stack.waitFor("the dismissal unfollowed \(dismisser.userId)", timeout: .seconds(60)) {
+            try await stack.count("SELECT count(*) FROM match_follows WHERE match_id = $1 AND user_id = '\(dismisser.userId)'") == 0
         }
         try await stack.waitFor("the dismissed row ended/user_dismissed", timeout: .seconds(60)) {
             try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND device_id = '\(dismisser.deviceId)' AND status = 'ended' AND end_reason = 'user_dismissed'") == 1
         }
+        try await stack.waitFor("the dismissing user's token device ended by its end push", timeout: .seconds(60)) {
+            try await ["ended", "dismissed"].contains(sim.device(mixedAToken.deviceId).activity(fixture)?.state ?? "")
+        }
+        let pushesAtEnd = try await sim.device(mixedAToken.deviceId).pushesReceived
 
         // Invalidated token: ended/token_invalid, then re-started by the orchestrator with a new token.
         try await stack.waitFor("the invalidated device re-started with a new token", timeout: .seconds(90)) {
             let activity = try await sim.device(invalidated.deviceId).activity(fixture)
             return activity?.state == "active" && activity?.token != nil && activity?.token != oldToken
         }
+        // The deleted channel: the next broadcast is refused, the channel made again and its subscriber re-started on it.
+        try await stack.waitFor("the relocated device re-started on a new channel", timeout: .seconds(90)) {
+            let activity = try await sim.device(relocated.deviceId).activity(fixture)
+            return activity?.state == "active" && activity?.channelId != nil && activity?.channelId != channelId
+        }
+        let newChannel = try #require(try await Self.activeChannel(stack))
+        let relocatedChannel = try await sim.device(relocated.deviceId).activity(fixture)?.channelId
+        #expect(newChannel != channelId && relocatedChannel == newChannel)
+        #expect(try await stack.count("SELECT count(*) FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND generation >= 2") == 1,
+                "the channel row moved to a new generation")
         let coordinatorMetrics = try await DevHTTP().get(stack.plan.serviceURL("la-coordinator")! + "/metrics").text
         let restarts = try await DevHTTP().get(stack.plan.serviceURL("poller")! + "/metrics").text
         watcher.cancel()
         #expect(tokenInvalidSeen.withLock { $0 }
                 || PrometheusText.sum(coordinatorMetrics, metric: "la_rows_ended_total", matching: ["reason": "token_invalid"]) >= 1,
                 "the invalidated activity became ended/token_invalid")
-        // The re-start came from the orchestrator. (The 6 first starts are not all its own: on a slow
-        // machine a device whose push-to-start token arrives after the match went live is started by
-        // the api instead — a one-core run saw 5 orchestrator starts; every device's start is checked
-        // above through device-sim.)
-        #expect(PrometheusText.sum(restarts, metric: "orchestrator_start_jobs_total", matching: ["reason": "token_invalid"]) >= 1,
-                "at least 1 re-start after the token was invalidated")
+        // The re-starts came from the orchestrator: the invalidated token and the lost channel. (The 6 first starts
+        // are not all its own: on a slow machine a device whose push-to-start token arrives after the match went live
+        // is started by the api instead; every device's start is checked above through device-sim.)
+        #expect(PrometheusText.sum(restarts, metric: "orchestrator_start_jobs_total", matching: ["reason": "token_invalid"]) >= 2,
+                "at least 2 re-starts: the invalidated token and the deleted channel")
 
-        // The match ends: every remaining follower shows the final state.
+        // The match ends: both of mixedB's devices, one per mode, show the final state.
         try await stack.waitFor("the replay finished", timeout: .seconds(240)) { try await stack.replayStatus().finished }
-        let followers = byUser[users[2]]!
+        let followers = mixedB
         let finalState = LockedValue<UnifiedDisplayState?>(nil)
         try await stack.waitFor("the final state on every remaining follower", timeout: .seconds(120)) {
             guard let state = try await stack.finalDisplayState(fixture) else { return false }
@@ -138,21 +185,42 @@ import Testing
         for device in followers {
             let activity = try #require(try await sim.device(device.deviceId).activity(fixture))
             #expect(activity.contentState == final, "\(device.deviceId) shows the final state")
+            #expect(activity.state == "ended", "\(device.deviceId)'s activity ended with the match (\(activity.state))")
         }
 
-        // Unfollowed devices: nothing after their end push.
-        for device in byUser[users[0]]! {
-            let now = try await sim.device(device.deviceId)
-            #expect(now.pushesReceived == pushesAtEnd[device.deviceId], "\(device.deviceId) got nothing after its end push")
-            #expect(["ended", "dismissed"].contains(now.activity(fixture)?.state ?? ""))
+        // One copy of each broadcast on every channel device, and no per-token update: every copy mock-apns made
+        // reached exactly one device once, and every update or end a channel device applied was a copy.
+        let counters = try await mock.counters()
+        #expect(counters.broadcastsAccepted > 0 && counters.repeatedBroadcasts == 0, "broadcasts sent once each: \(counters)")
+        try await stack.waitFor("device-sim holds every copy mock-apns made", timeout: .seconds(30)) {
+            let made = try await mock.counters().broadcastCopies
+            return try await sim.devices().reduce(0) { $0 + $1.channelCopiesReceived } == made
+        }
+        for device in try await sim.devices() where device.onChannels {
+            #expect(device.channelCopiesReceived > 0 && device.repeatedChannelCopies == 0,
+                    "\(device.deviceId): \(device.channelCopiesReceived) copies, \(device.repeatedChannelCopies) repeated")
+            #expect(device.updatesReceived + device.endsReceived == device.channelCopiesReceived,
+                    "\(device.deviceId) got no per-token update (\(device.updatesReceived) updates + \(device.endsReceived) ends, \(device.channelCopiesReceived) copies)")
         }
 
-        // The preview page, rendered by headless Chromium, shows the final score and result.
-        let url = "\(stack.plan.deviceSimulatorURL)/preview?device=\(followers[0].deviceId)&match=\(fixture)"
+        // The dismissing user's token device: nothing after its end push.
+        let now = try await sim.device(mixedAToken.deviceId)
+        #expect(now.pushesReceived == pushesAtEnd, "\(mixedAToken.deviceId) got nothing after its end push")
+
+        // The preview page, rendered by headless Chromium, shows the final score and result on a channel device.
+        let url = "\(stack.plan.deviceSimulatorURL)/preview?device=\(relocated.deviceId)&match=\(fixture)"
         let dom = try await DeviceSimClient.renderedDOM(url)
         #expect(dom.contains("id=\"lock-headline\""), "the preview has the Lock Screen headline")
         #expect(dom.contains(expected.innings.last!), "the rendered preview shows \(expected.innings.last!)")
         #expect(dom.contains(expected.result), "the rendered preview shows \(expected.result)")
+    }
+
+    /// The match's active sandbox channel id, if any.
+    static func activeChannel(_ stack: DevStack) async throws -> String? {
+        let rows = try await stack.postgres.query(
+            "SELECT channel_id FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND state = 'active'",
+            [String(stack.options.fixtureId)])
+        return try rows.first?.decode(0, as: String.self)
     }
 }
 

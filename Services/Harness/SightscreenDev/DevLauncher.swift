@@ -4,9 +4,10 @@ import Foundation
 import Runtime
 import ServiceKit
 
-/// `sightscreen dev [--match ID] [--speed X] [--devices N] [--cricsheet DIR] [--free-ports] [--exit-when-done]`:
+/// `sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--exit-when-done]`:
 /// the one-command demo. Starts mock-apns, fake-sportmonks (the match scheduled, not yet live),
-/// the five services and device-sim (whose devices follow the match before it goes live), starts
+/// the five services and device-sim (whose devices follow the match before it goes live; two thirds of them
+/// on the match's broadcast channel unless `--channel-share` says otherwise, 0 turning broadcast off), starts
 /// the replay a few seconds later, prints a progress line every second and the preview URL.
 /// Ctrl-C (or SIGTERM) stops every process it started, last started first.
 struct DevLauncher {
@@ -19,6 +20,7 @@ struct DevLauncher {
         var match = DevLauncher.defaultMatch
         var speed = 2.0
         var devices = 6
+        var channelShare = DevStackOptions.mixedFleetChannelShare
         var cricsheet: String?
         var freePorts = false
         var exitWhenDone = false
@@ -46,6 +48,11 @@ struct DevLauncher {
                     throw UsageError(message: "--devices needs a count in 0...10000")
                 }
                 settings.devices = devices
+            case "--channel-share":
+                guard let share = Double(try value(flag)), (0...1).contains(share) else {
+                    throw UsageError(message: "--channel-share needs the share of devices on broadcast channels in 0...1 (0: broadcast off)")
+                }
+                settings.channelShare = share
             case "--cricsheet": settings.cricsheet = try value(flag)
             case "--free-ports": settings.freePorts = true
             case "--exit-when-done": settings.exitWhenDone = true
@@ -78,7 +85,7 @@ struct DevLauncher {
             materialDirectory: stackDirectory.appendingPathComponent("dev"),
             cricsheetDirectory: cricsheetDirectory(settings, root: root), matchId: settings.match,
             idOffset: DevStackOptions.freshIdOffset(), speed: settings.speed, devices: settings.devices,
-            ports: settings.freePorts ? try DevPorts.free() : DevPorts(),
+            channelShare: settings.channelShare, ports: settings.freePorts ? try DevPorts.free() : DevPorts(),
             kafkaBrokers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092"),
             databaseURL: environment.string("DATABASE_URL", default: "postgresql://sightscreen@127.0.0.1:55432/sightscreen"),
             logLevel: environment.string("LOG_LEVEL", default: "info"))
@@ -87,7 +94,9 @@ struct DevLauncher {
         }
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "dev", minimumLevel: .warning))
         let shutdown = ShutdownSignal()
-        console.line("sightscreen dev: replaying Cricsheet \(settings.match) as fixture \(options.fixtureId) at \(settings.speed) deliveries/s, \(settings.devices) devices")
+        let fleet = options.broadcastEnabled
+            ? "\(settings.devices) devices (\(Int((settings.channelShare * 100).rounded())) % on broadcast channels)" : "\(settings.devices) devices (tokens only)"
+        console.line("sightscreen dev: replaying Cricsheet \(settings.match) as fixture \(options.fixtureId) at \(settings.speed) deliveries/s, \(fleet)")
         console.line("  logs: \(options.logDirectory.path)/<process>.log   Ctrl-C stops everything this command started")
 
         let launch = Task { try await stack.launch() }

@@ -14,7 +14,7 @@ do {
 } catch let error as ExitCode {
     exit(error.status)
 } catch let error as UsageError {
-    console.error("sightscreen dev: \(error.message)\n\nusage: sightscreen dev [--match ID] [--speed X] [--devices N] [--cricsheet DIR] [--free-ports] [--exit-when-done]")
+    console.error("sightscreen dev: \(error.message)\n\nusage: sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--exit-when-done]")
     exit(2)
 } catch {
     console.error("sightscreen dev: \(error)")

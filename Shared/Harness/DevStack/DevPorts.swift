@@ -9,12 +9,14 @@ public struct DevPorts: Sendable, Equatable {
     public var sender: Int = 8084
     public var fakeSportmonks: Int = 8090
     public var mockAPNs: Int = 2197
+    /// mock-apns's sandbox channel management listener (Apple's is 2195), open when broadcast channels are on.
+    public var mockAPNsManage: Int = 2198
     public var deviceSimulator: Int = 8095
 
     /// The documented defaults (README, E2E-INTERFACE.md).
     public init() {}
 
-    /// Eight ports that were free a moment ago (tests: never clash with a running demo).
+    /// Nine ports that were free a moment ago (tests: never clash with a running demo).
     public static func free() throws(DevStackError) -> DevPorts {
         var ports = DevPorts()
         var taken = Set<Int>()
@@ -32,6 +34,7 @@ public struct DevPorts: Sendable, Equatable {
         ports.sender = try next()
         ports.fakeSportmonks = try next()
         ports.mockAPNs = try next()
+        ports.mockAPNsManage = try next()
         ports.deviceSimulator = try next()
         return ports
     }

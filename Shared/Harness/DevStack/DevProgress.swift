@@ -11,12 +11,17 @@ public struct DevProgress: Sendable, Equatable {
     public var overs: String?
     public var events: Int?
     public var pushesAccepted: Int?
-    public var pushesRejected: Int?
+    /// Pushes mock-apns refused, by reason (e.g. "BadDeviceToken": 1).
+    public var pushesRejected: [String: Int] = [:]
+    /// Broadcasts mock-apns accepted and the copies it made to channel subscribers (nil/0: none).
+    public var broadcastsAccepted: Int?
+    public var broadcastCopies: Int?
     public var devicePushes: Int?
     public var activitiesActive: Int?
     public var lag: Int64?
 
-    /// "overs 12.3 (inn 1, 75/251 deliveries, running) | events 80 | pushes 412 (+3 rejected) | devices: 6 active, 410 received | lag 0"
+    /// "overs 12.3 (inn 1, 75/251 deliveries, running) | events 80 | pushes 140 (+1 rejected: 1 Unregistered) | broadcasts 68 → 272 copies |
+    /// devices: 6 active, 410 received | lag 0"
     public var line: String {
         var parts: [String] = []
         if let replay {
@@ -26,8 +31,12 @@ public struct DevProgress: Sendable, Equatable {
         }
         parts.append("events \(events.map(String.init) ?? "-")")
         var pushes = "pushes \(pushesAccepted.map(String.init) ?? "-")"
-        if let rejected = pushesRejected, rejected > 0 { pushes += " (+\(rejected) rejected)" }
+        if !pushesRejected.isEmpty {
+            let reasons = pushesRejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            pushes += " (+\(pushesRejected.values.reduce(0, +)) rejected: \(reasons))"
+        }
         parts.append(pushes)
+        if let broadcasts = broadcastsAccepted, broadcasts > 0 { parts.append("broadcasts \(broadcasts) → \(broadcastCopies ?? 0) copies") }
         if let devicePushes { parts.append("devices: \(activitiesActive ?? 0) active, \(devicePushes) received") }
         parts.append("lag \(lag.map(String.init) ?? "-")")
         return parts.joined(separator: " | ")
@@ -60,7 +69,9 @@ public final class DevProgressProbe: Sendable {
         }
         if let counters = try? await mock?.counters() {
             progress.pushesAccepted = counters.accepted
-            progress.pushesRejected = counters.rejected.values.reduce(0, +)
+            progress.pushesRejected = counters.rejected.filter { $0.value > 0 }
+            progress.broadcastsAccepted = counters.broadcastsAccepted
+            progress.broadcastCopies = counters.broadcastCopies
         }
         struct SimStatus: Decodable { var pushesReceived: Int?; var activitiesActive: Int? }
         if let status: SimStatus = try? await http.getJSON(stack.plan.deviceSimulatorURL + "/status") {

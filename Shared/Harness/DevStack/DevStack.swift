@@ -50,6 +50,15 @@ public final class DevStack: Sendable {
         }
     }
 
+    /// With broadcast channels on, waits until the poller's channel manager has opened the match's sandbox channel
+    /// (so the devices' starts use it); returns at once when they are off.
+    public func waitForBroadcastChannel(timeout: Duration = .seconds(60)) async throws(DevStackError) {
+        guard options.broadcastEnabled else { return }
+        try await waitFor("an active sandbox broadcast channel for match \(options.fixtureId)", timeout: timeout) {
+            try await self.count("SELECT count(*) FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND state = 'active'") >= 1
+        }
+    }
+
     /// Starts device-sim (its devices follow the match) and waits until `followers` users follow it.
     public func startDevices(followers: Int? = nil, timeout: Duration = .seconds(60)) async throws(DevStackError) {
         try await supervisor.start(plan.deviceSimulator)
@@ -79,12 +88,13 @@ public final class DevStack: Sendable {
             .getJSON("\(plan.fakeURL)/admin/matches/\(options.fixtureId)")
     }
 
-    /// Runs the whole start sequence: prepare, servers, schedule, devices (when device-sim is
+    /// Runs the whole start sequence: prepare, servers, schedule, the broadcast channel (when on), devices (when device-sim is
     /// built and `devices > 0`), then the match a moment after the followers registered.
     public func launch(startDelay: Duration = .seconds(3)) async throws(DevStackError) {
         try await prepare()
         try await startServers()
         try await waitForScheduledMatch()
+        try await waitForBroadcastChannel()
         if options.devices > 0 {
             guard FileManager.default.isExecutableFile(atPath: options.binDirectory.appendingPathComponent("device-sim").path) else {
                 throw .notBuilt(executable: "device-sim", binDirectory: options.binDirectory.path)

@@ -22,6 +22,10 @@ public struct DevStackOptions: Sendable, Equatable {
     public var breakSteps: Int
     /// Simulated devices (2 per user).
     public var devices: Int
+    /// The share of devices that are iOS 18 with a build on broadcast channels (device-sim `--channel-share`);
+    /// above 0 the poller's channel manager runs (`BROADCAST_ENABLED`, sandbox) against mock-apns's management
+    /// listener. 0: every device on tokens, broadcast off.
+    public var channelShare: Double
     public var ports: DevPorts
     public var kafkaBrokers: String
     public var databaseURL: String
@@ -46,7 +50,7 @@ public struct DevStackOptions: Sendable, Equatable {
     public var baseEnvironment: [String: String]
 
     public init(binDirectory: URL, logDirectory: URL, materialDirectory: URL, cricsheetDirectory: URL, matchId: Int,
-                idOffset: Int = 0, speed: Double = 2, breakSteps: Int = 5, devices: Int = 6, ports: DevPorts = DevPorts(),
+                idOffset: Int = 0, speed: Double = 2, breakSteps: Int = 5, devices: Int = 6, channelShare: Double = 0, ports: DevPorts = DevPorts(),
                 kafkaBrokers: String = "127.0.0.1:19092",
                 databaseURL: String = "postgresql://sightscreen@127.0.0.1:55432/sightscreen",
                 pollIntervalMs: Int = 500, orchestratorIntervalMs: Int = 2000, logLevel: String = "info",
@@ -62,6 +66,7 @@ public struct DevStackOptions: Sendable, Equatable {
         self.speed = speed
         self.breakSteps = breakSteps
         self.devices = devices
+        self.channelShare = channelShare
         self.ports = ports
         self.kafkaBrokers = kafkaBrokers
         self.databaseURL = databaseURL
@@ -76,6 +81,12 @@ public struct DevStackOptions: Sendable, Equatable {
         self.overrides = overrides
         self.baseEnvironment = baseEnvironment
     }
+
+    /// The demo's and the end-to-end test's fleet: two thirds of the devices on broadcast channels.
+    public static let mixedFleetChannelShare = 2.0 / 3.0
+
+    /// True when the stack runs broadcast channels (`channelShare > 0`).
+    public var broadcastEnabled: Bool { channelShare > 0 }
 
     /// The fixture id the stack sees (`matchId + idOffset`), as the services' match id.
     public var fixtureId: Int { matchId + idOffset }

@@ -67,7 +67,8 @@ public struct DevStackPlan: Sendable, Equatable {
             name: "mock-apns", executable: "mock-apns",
             arguments: ["--host", "127.0.0.1", "--port", String(options.ports.mockAPNs),
                         "--cert-dir", material.certificateDirectory.path, "--key", material.apnsPublicKey.path,
-                        "--key-id", material.apnsKeyID, "--team-id", material.apnsTeamID, "--bundle-id", material.bundleID],
+                        "--key-id", material.apnsKeyID, "--team-id", material.apnsTeamID, "--bundle-id", material.bundleID]
+                + (options.broadcastEnabled ? ["--manage-sandbox-port", String(options.ports.mockAPNsManage)] : []),
             environment: options.baseEnvironment, readiness: .logLine("listening 127.0.0.1:")))
     }
 
@@ -106,17 +107,22 @@ public struct DevStackPlan: Sendable, Equatable {
                               readiness: .http("http://127.0.0.1:\(options.ports.coordinator)/ready")))
     }
 
-    public var sender: DevProcessSpec {
-        var environment = serviceEnvironment(port: options.ports.sender)
+    /// The dev APNs key and mock-apns's CA (`APNsCredentials`: apns-sender, and the poller's channel manager).
+    func addAPNsCredentials(_ environment: inout [String: String]) {
         environment["APNS_TEAM_ID"] = material.apnsTeamID
         environment["APNS_KEY_ID"] = material.apnsKeyID
         environment["APNS_KEY_PATH"] = material.apnsPrivateKey.path
         environment["APNS_BUNDLE_ID"] = material.bundleID
+        environment["APNS_CA_FILE"] = material.certificateFile.path
+    }
+
+    public var sender: DevProcessSpec {
+        var environment = serviceEnvironment(port: options.ports.sender)
+        addAPNsCredentials(&environment)
         environment["APNS_PRODUCTION_HOST"] = "127.0.0.1"
         environment["APNS_PRODUCTION_PORT"] = String(options.ports.mockAPNs)
         environment["APNS_SANDBOX_HOST"] = "127.0.0.1"
         environment["APNS_SANDBOX_PORT"] = String(options.ports.mockAPNs)
-        environment["APNS_CA_FILE"] = material.certificateFile.path
         environment["APNS_SENDER_GROUP"] = options.consumerGroups.sender
         return finish(DevProcessSpec(name: "apns-sender", executable: "apns-sender", environment: environment,
                                      readiness: .http("http://127.0.0.1:\(options.ports.sender)/ready")))
@@ -132,6 +138,18 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["SCHEDULE_SYNC_INTERVAL_MS"] = "10000"
         environment["POLLER_LOCK_NAME"] = options.pollerLockName
         environment["LEADER_RETRY_MS"] = "500"
+        if options.broadcastEnabled {
+            // Sandbox channels (device-sim's devices are sandbox builds) at mock-apns's management listener, made
+            // as soon as the match is in the schedule (the fake schedules it for tomorrow), checked every second.
+            addAPNsCredentials(&environment)
+            environment["BROADCAST_ENABLED"] = "true"
+            environment["BROADCAST_ENVIRONMENTS"] = "sandbox"
+            environment["APNS_MANAGE_SANDBOX_HOST"] = "127.0.0.1"
+            environment["APNS_MANAGE_SANDBOX_PORT"] = String(options.ports.mockAPNsManage)
+            environment["BROADCAST_CHANNEL_LEAD_MS"] = String(3 * 86_400_000)
+            environment["BROADCAST_CHANNEL_INTERVAL_MS"] = "1000"
+            environment["BROADCAST_CHANNEL_GRACE_MS"] = "60000"
+        }
         return finish(DevProcessSpec(name: "poller", executable: "poller", environment: environment,
                                      readiness: .http("http://127.0.0.1:\(options.ports.poller)/ready")))
     }
@@ -145,7 +163,7 @@ public struct DevStackPlan: Sendable, Equatable {
             arguments: ["--api", apiURL, "--mock-apns", mockAPNsURL, "--ca-file", material.certificateFile.path,
                         "--dev-keys", material.devKeysDirectory.path, "--devices", String(options.devices),
                         "--follow", String(options.fixtureId), "--port", String(options.ports.deviceSimulator),
-                        "--poll-ms", "250", "--env", "sandbox"],
+                        "--poll-ms", "250", "--env", "sandbox", "--channel-share", String(options.channelShare)],
             environment: environment, readiness: .http(deviceSimulatorURL + "/health")))
     }
 }

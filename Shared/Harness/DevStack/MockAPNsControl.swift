@@ -9,6 +9,10 @@ public final class MockAPNsControl: Sendable {
     public struct Counters: Decodable, Sendable, Equatable {
         public var accepted: Int
         public var rejected: [String: Int]
+        /// Broadcasts accepted, their copies to subscribers, and broadcasts accepted twice (one request id).
+        public var broadcastsAccepted: Int
+        public var broadcastCopies: Int
+        public var repeatedBroadcasts: Int
     }
 
     private let client: HTTP2Client
@@ -38,6 +42,12 @@ public final class MockAPNsControl: Sendable {
     public func counters() async throws -> Counters {
         let response = try await send("GET", "/mock/counters")
         return try JSONDecoder().decode(Counters.self, from: Data(response.body))
+    }
+
+    /// Deletes broadcast channel `channelId` behind its owner's back (`POST /mock/channels/delete`).
+    public func deleteChannel(_ channelId: String) async throws {
+        let body = try JSONEncoder().encode(["channelId": channelId])
+        _ = try await send("POST", "/mock/channels/delete", json: String(decoding: body, as: UTF8.self))
     }
 
     /// Every recorded delivery as raw JSON objects (optionally for one token).
