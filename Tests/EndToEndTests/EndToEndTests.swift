@@ -58,10 +58,11 @@ import Testing
         let fixture = String(stack.options.fixtureId)
         let expected = try ExpectedFinal(stack.options.matchFile)
         let sim = DeviceSimClient(baseURL: stack.plan.deviceSimulatorURL)
-        let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
 
         try await stack.prepare()
         try await stack.startServers()
+        // After mock-apns started: it makes its certificate on a fresh machine.
+        let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
         try await stack.waitForScheduledMatch()
         try await stack.waitForBroadcastChannel()
         let channelId = try #require(try await Self.activeChannel(stack), "the poller opened the match's sandbox channel")
