@@ -15,10 +15,16 @@ final class ScriptedTransport: APNsTransport {
     private let scripts: [String: [(status: Int, reason: APNsReason?)]]
     private let sent = LockedValue<[String: Int]>([:])
     private let broadcasts = LockedValue<[APNsBroadcast]>([])
+    /// Runs before each answer (a test moves its clock here: APNs answers later than the push was made).
+    private let beforeAnswer: @Sendable () -> Void
 
-    init(_ scripts: [String: [(status: Int, reason: APNsReason?)]]) { self.scripts = scripts }
+    init(_ scripts: [String: [(status: Int, reason: APNsReason?)]], beforeAnswer: @escaping @Sendable () -> Void = {}) {
+        self.scripts = scripts
+        self.beforeAnswer = beforeAnswer
+    }
 
     func send(_ push: APNsPush) async -> APNsOutcome {
+        beforeAnswer()
         let attempt = sent.withLock { counts -> Int in
             counts[push.device.token, default: 0] += 1
             return counts[push.device.token]!
@@ -37,6 +43,7 @@ final class ScriptedTransport: APNsTransport {
 
     /// Broadcasts are scripted by channel id like pushes by token.
     func sendBroadcast(_ broadcast: APNsBroadcast) async -> APNsBroadcastOutcome {
+        beforeAnswer()
         let attempt = sent.withLock { counts -> Int in
             counts[broadcast.channel.rawValue, default: 0] += 1
             return counts[broadcast.channel.rawValue]!
@@ -58,8 +65,8 @@ final class ScriptedTransport: APNsTransport {
 
 @Suite struct ScriptedTransportTests {
     /// A job processor over `transport`, its results produced to fresh topics (the producer is returned to shut down).
-    static func processor(_ transport: ScriptedTransport, clock: ManualWallClock, retry: APNsRetryPolicy) async throws
-        -> (JobProcessor, KafkaProducer)
+    static func processor(_ transport: ScriptedTransport, clock: ManualWallClock, retry: APNsRetryPolicy,
+                          registry: MetricsRegistry = MetricsRegistry()) async throws -> (JobProcessor, KafkaProducer)
     {
         let admin = try await SenderFixtures.requireBroker()
         let (invalidTopic, deadTopic) = (SenderFixtures.unique("scripted-invalid"), SenderFixtures.unique("scripted-dead"))
@@ -71,8 +78,37 @@ final class ScriptedTransport: APNsTransport {
             publisher: ResultPublisher(producer: producer, tokenInvalidTopic: invalidTopic, deadTopic: deadTopic,
                                        logger: SenderFixtures.quietLogger),
             scheduler: RetryScheduler(policy: retry, clock: clock),
-            metrics: SenderMetrics(registry: MetricsRegistry()), logger: SenderFixtures.quietLogger)
+            metrics: SenderMetrics(registry: registry), logger: SenderFixtures.quietLogger)
         return (processor, producer)
+    }
+
+    @Test("freshness: content polled at t and accepted by APNs at t + 2.5 s is observed as 2.5 s, per target and per broadcast")
+    func freshnessIsAcceptanceMinusThePoll() async throws {
+        let polled = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = ManualWallClock(polled)
+        let transport = ScriptedTransport([:], beforeAnswer: { clock.set(polled.addingTimeInterval(2.5)) })
+        let registry = MetricsRegistry()
+        let (processor, producer) = try await Self.processor(transport, clock: clock, retry: APNsRetryPolicy(), registry: registry)
+        var job = SenderFixtures.job(targets: [SenderFixtures.target(SenderFixtures.token()), SenderFixtures.target(SenderFixtures.token())],
+                                     now: polled)
+        job.knownAt = Int64(polled.timeIntervalSince1970 * 1000)
+        job.ballAt = job.knownAt! - 4_000
+        #expect(await processor.process(job) == .finished(delivered: 2, tokenInvalid: 0, dead: 0))
+        var broadcast = Self.broadcastJob(channel: "Q0hBTg==", seq: 1, priority: 10, now: polled)
+        broadcast.knownAt = job.knownAt
+        clock.set(polled)
+        #expect(await processor.process(broadcast) == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
+        let text = registry.render()
+        let token = ["kind": "liveactivity-update", "mode": "token", "priority": "5"]
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_sum", matching: token) == 5.0, "2 pushes × 2.5 s\n\(text)")
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_count", matching: token) == 2)
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_bucket", matching: token.merging(["le": "2"]) { a, _ in a }) == 0)
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_bucket", matching: token.merging(["le": "2.5"]) { a, _ in a }) == 2)
+        #expect(PrometheusText.sum(text, metric: "push_feed_age_seconds_sum", matching: token) == 13.0, "the ball was 4 s older: 2 × 6.5 s")
+        let channel = ["kind": "liveactivity-update", "mode": "broadcast", "priority": "10"]
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_sum", matching: channel) == 2.5, "one broadcast, 2.5 s")
+        #expect(PrometheusText.sum(text, metric: "push_freshness_seconds_count", matching: channel) == 1)
+        try await producer.shutdown()
     }
 
     @Test("one job to four devices: delivered, unregistered, throttled then delivered, refused — each its own final answer")

@@ -21,6 +21,17 @@ struct RobustnessTests {
                          polledAt: polledAt, state: state)
     }
 
+    @Test("events carry the poll as emittedAt and the newest ball's updated_at as ballAt (nil without one)")
+    func eventsCarryThePollAndTheBallTime() {
+        var balls = Array(Self.balls.prefix(6))
+        balls[5].updatedAt = "2026-12-02T10:15:30.000000Z"
+        let outcome = detector.process(fixture: F.fixture(balls), matchId: "9", polledAt: 1_796_213_735_250, state: nil)
+        #expect(!outcome.events.isEmpty)
+        #expect(outcome.events.allSatisfy { $0.emittedAt == 1_796_213_735_250 && $0.ballAt == 1_796_206_530_000 })
+        let undated = at(5, 1000, nil)
+        #expect(!undated.events.isEmpty && undated.events.allSatisfy { $0.ballAt == nil })
+    }
+
     @Test("a duplicate snapshot emits nothing and leaves the state as it was")
     func duplicate() {
         let first = at(5, 1000, nil)

@@ -179,6 +179,24 @@ struct FanOutUnitTests {
             channel: PushChannel(channelId: "dGVz+/dA==", env: .sandbox, storagePolicy: 0))
         #expect(broadcast.schema == 3)
         #expect(PushJobEncoder.encode(broadcast) == (try MessageCodec.encode(broadcast)), "a broadcast job's channel too")
+        job.knownAt = 1_800_000_000_000
+        job.ballAt = 1_799_999_990_000
+        #expect(PushJobEncoder.encode(job) == (try MessageCodec.encode(job)), "the freshness times too")
+    }
+
+    @Test("every job of an event carries when its content became known (the event's poll) and the feed's ball time")
+    func jobsCarryTheContentTimes() throws {
+        var event = Self.event("m1", 4, key: 10)
+        event.ballAt = event.emittedAt - 7_000
+        let plan = try EventPushPlan(event: event, policy: PushPolicy())
+        let token = plan.job(for: PlannedChunk(shard: 0, chunk: 0, targets: [Self.target(1)]), nowMilliseconds: event.emittedAt + 900)
+        let broadcast = plan.broadcastJob(channelId: "Q0hBTg==", environment: .sandbox, storagePolicy: 0, generation: 1,
+                                          nowMilliseconds: event.emittedAt + 900)
+        for job in [token, broadcast] {
+            #expect(job.knownAt == event.emittedAt && job.ballAt == event.emittedAt - 7_000 && job.createdAt == event.emittedAt + 900)
+            let decoded = try MessageCodec.decode(PushJob.self, from: PushJobEncoder.encode(job))
+            #expect(decoded.knownAt == job.knownAt && decoded.ballAt == job.ballAt, "read back by apns-sender")
+        }
     }
 
     /// The largest realistic state: long names everywhere, Test-style scores, every optional field filled

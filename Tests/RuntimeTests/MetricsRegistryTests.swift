@@ -44,4 +44,22 @@ import Testing
         }
         #expect(counter.count == 80_000)
     }
+
+    @Test("a histogram's quantiles from its rendered buckets, summed over series, as histogram_quantile estimates them")
+    func quantilesFromRenderedBuckets() {
+        let registry = MetricsRegistry()
+        let a = registry.histogram("fresh_seconds", help: "h", labels: ["priority": "10"], buckets: [1, 2, 5])
+        let b = registry.histogram("fresh_seconds", help: "h", labels: ["priority": "5"], buckets: [1, 2, 5])
+        a.observe(0.5, times: 50)
+        b.observe(1.5, times: 40)
+        b.observe(4, times: 9)
+        b.observe(60)
+        let text = registry.render()
+        #expect(PrometheusText.quantile(0.5, text, histogram: "fresh_seconds") == 1.0, "rank 50 of 100: the top of the first bucket")
+        #expect(PrometheusText.quantile(0.7, text, histogram: "fresh_seconds") == 1.5, "rank 70: halfway through (1, 2]")
+        #expect(PrometheusText.quantile(0.999, text, histogram: "fresh_seconds") == 5, "in +Inf: the highest finite bound")
+        #expect(PrometheusText.quantile(0.5, text, histogram: "fresh_seconds", matching: ["priority": "5"]) == 1.625)
+        #expect(PrometheusText.quantile(0.5, text, histogram: "other_seconds") == nil)
+        #expect(PrometheusText.sum(text, metric: "fresh_seconds_count") == 100)
+    }
 }

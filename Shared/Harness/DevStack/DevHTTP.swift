@@ -59,20 +59,3 @@ public struct DevHTTP: Sendable {
         }
     }
 }
-
-/// Reading Prometheus text exposition (the services' `/metrics`).
-public enum PrometheusText {
-    /// Sum of every sample of `metric` (any labels) whose label set contains all of `matching`.
-    public static func sum(_ text: String, metric: String, matching: [String: String] = [:]) -> Double {
-        var total = 0.0
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard line.hasPrefix(metric) else { continue }
-            let rest = line.dropFirst(metric.count)
-            guard rest.first == " " || rest.first == "{" else { continue }
-            let labels = rest.first == "{" ? String(rest.prefix { $0 != "}" }) : ""
-            guard matching.allSatisfy({ labels.contains("\($0.key)=\"\($0.value)\"") }) else { continue }
-            if let value = line.split(separator: " ").last.flatMap({ Double($0) }) { total += value }
-        }
-        return total
-    }
-}

@@ -16,12 +16,15 @@ public struct DevProgress: Sendable, Equatable {
     /// Broadcasts mock-apns accepted and the copies it made to channel subscribers (nil/0: none).
     public var broadcastsAccepted: Int?
     public var broadcastCopies: Int?
+    /// apns-sender's `push_freshness_seconds` p50 / p99 (poll that saw the ball → APNs accepted), over the run.
+    public var freshnessP50: Double?
+    public var freshnessP99: Double?
     public var devicePushes: Int?
     public var activitiesActive: Int?
     public var lag: Int64?
 
     /// "overs 12.3 (inn 1, 75/251 deliveries, running) | events 80 | pushes 140 (+1 rejected: 1 Unregistered) | broadcasts 68 → 272 copies |
-    /// devices: 6 active, 410 received | lag 0"
+    /// fresh p50 850 ms p99 2.4 s | devices: 6 active, 410 received | lag 0"
     public var line: String {
         var parts: [String] = []
         if let replay {
@@ -37,9 +40,19 @@ public struct DevProgress: Sendable, Equatable {
         }
         parts.append(pushes)
         if let broadcasts = broadcastsAccepted, broadcasts > 0 { parts.append("broadcasts \(broadcasts) → \(broadcastCopies ?? 0) copies") }
+        if let p50 = freshnessP50, let p99 = freshnessP99 {
+            parts.append("fresh p50 \(Self.seconds(p50)) p99 \(Self.seconds(p99))")
+        }
         if let devicePushes { parts.append("devices: \(activitiesActive ?? 0) active, \(devicePushes) received") }
         parts.append("lag \(lag.map(String.init) ?? "-")")
         return parts.joined(separator: " | ")
+    }
+}
+
+extension DevProgress {
+    /// "1.2 s", "850 ms".
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Int((value * 1000).rounded())) ms" : String(format: "%.1f s", value)
     }
 }
 
@@ -66,6 +79,10 @@ public final class DevProgressProbe: Sendable {
         if let replay = progress.replay, let match { progress.overs = Self.overs(match, deliveries: replay.deliveries) }
         if let url = stack.plan.serviceURL("detector"), let reply = try? await http.get(url + "/metrics"), reply.status == 200 {
             progress.events = Int(PrometheusText.sum(reply.text, metric: "detector_events_total"))
+        }
+        if let url = stack.plan.serviceURL("apns-sender"), let reply = try? await http.get(url + "/metrics"), reply.status == 200 {
+            progress.freshnessP50 = PrometheusText.quantile(0.5, reply.text, histogram: "push_freshness_seconds")
+            progress.freshnessP99 = PrometheusText.quantile(0.99, reply.text, histogram: "push_freshness_seconds")
         }
         if let counters = try? await mock?.counters() {
             progress.pushesAccepted = counters.accepted

@@ -12,19 +12,25 @@ public struct MatchBusEvent: VersionedMessage, Equatable {
     public var matchId: String
     /// Per-match sequence, strictly increasing with each emitted event.
     public var seq: Int64
-    /// Unix epoch milliseconds.
+    /// Unix epoch milliseconds: the `polledAt` of the snapshot the detector saw this in — when this content became
+    /// known to the system (the payload's `timestamp`, and where a push's freshness counts from).
     public var emittedAt: Int64
+    /// The feed's own time of the newest ball in that snapshot (its `updated_at`), Unix epoch milliseconds; nil when
+    /// the snapshot has no ball with one.
+    public var ballAt: Int64?
     public var displayState: UnifiedDisplayState
     /// Set when something alert-worthy (priority 10) or notable (priority 5) happened.
     public var keyEvent: KeyEvent?
     public var phase: MatchPhase
 
-    public init(eventId: String, matchId: String, seq: Int64, emittedAt: Int64, displayState: UnifiedDisplayState, keyEvent: KeyEvent?, phase: MatchPhase) {
+    public init(eventId: String, matchId: String, seq: Int64, emittedAt: Int64, ballAt: Int64? = nil, displayState: UnifiedDisplayState,
+                keyEvent: KeyEvent?, phase: MatchPhase) {
         self.schema = Self.currentSchema
         self.eventId = eventId
         self.matchId = matchId
         self.seq = seq
         self.emittedAt = emittedAt
+        self.ballAt = ballAt
         self.displayState = displayState
         self.keyEvent = keyEvent
         self.phase = phase

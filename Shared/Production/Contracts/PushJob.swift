@@ -36,11 +36,17 @@ public struct PushJob: VersionedMessage, Equatable {
     public var attempt: Int
     /// A broadcast job's channel (then `targets` is empty): one request to APNs reaches every subscriber.
     public var channel: PushChannel?
+    /// When the payload's content became known, Unix epoch milliseconds: its event's `emittedAt` (the snapshot's
+    /// poll). apns-sender's `push_freshness_seconds` is APNs's 200 minus this. nil for pushes built from stored state
+    /// (starts, rollovers, background ends).
+    public var knownAt: Int64?
+    /// The feed's time of the newest ball behind the content (`MatchBusEvent.ballAt`), when known.
+    public var ballAt: Int64?
 
     public init(
         jobId: String, kind: PushKind, matchId: String, stateSeq: Int64, startAttempt: Int? = nil, priority: Int,
         expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0,
-        channel: PushChannel? = nil
+        channel: PushChannel? = nil, knownAt: Int64? = nil, ballAt: Int64? = nil
     ) {
         // Schema 3 only for the shapes the release before broadcast cannot take (a broadcast, a background push).
         self.schema = channel == nil && kind != .background ? 2 : 3
@@ -57,6 +63,8 @@ public struct PushJob: VersionedMessage, Equatable {
         self.targets = targets
         self.createdAt = createdAt
         self.attempt = attempt
+        self.knownAt = knownAt
+        self.ballAt = ballAt
     }
 
     /// The Kafka key: "matchId:shard".

@@ -8,6 +8,10 @@ public enum PushJobEncoder {
         out.reserveCapacity(job.payload.utf8.count + 256 + job.targets.count * (job.targets.first.map(targetSize) ?? 0))
         out.append(contentsOf: #"{"attempt":"#.utf8)
         integer(job.attempt, &out)
+        if let ballAt = job.ballAt {
+            out.append(contentsOf: #","ballAt":"#.utf8)
+            integer(ballAt, &out)
+        }
         if let channel = job.channel {
             out.append(contentsOf: #","channel":{"channelId":"#.utf8)
             string(channel.channelId, &out)
@@ -25,6 +29,10 @@ public enum PushJobEncoder {
         string(job.jobId, &out)
         out.append(contentsOf: #","kind":"#.utf8)
         string(job.kind.rawValue, &out)
+        if let knownAt = job.knownAt {
+            out.append(contentsOf: #","knownAt":"#.utf8)
+            integer(knownAt, &out)
+        }
         out.append(contentsOf: #","matchId":"#.utf8)
         string(job.matchId, &out)
         out.append(contentsOf: #","payload":"#.utf8)

@@ -65,6 +65,7 @@ public struct MatchDetector: Sendable {
 
         var events: [MatchBusEvent] = []
         var seq = state.seq
+        let ballAt = analysis.balls.last?.updatedAt.flatMap(SportMonksTimestamp.seconds).map { $0 * 1000 }
         // The event that ends the match must be the last of its snapshot: la-coordinator ends every
         // Live Activity on the first `.ended` event, so an alert on a later one would reach nobody (the
         // fault suite lost the result alert this way). Earlier events of the ending snapshot keep the
@@ -79,7 +80,7 @@ public struct MatchDetector: Sendable {
             let isLast = events.count == total - 1
             let eventPhase = phase == .ended && !isLast && state.phase != .ended ? phaseBeforeEnd : phase
             events.append(MatchBusEvent(eventId: "\(matchId):\(seq)", matchId: matchId, seq: seq, emittedAt: polledAt,
-                                        displayState: display, keyEvent: keyEvent, phase: eventPhase))
+                                        ballAt: ballAt, displayState: display, keyEvent: keyEvent, phase: eventPhase))
         }
         for keyEvent in ordered { emit(keyEvent) }
         if events.isEmpty, display != state.displayState { emit(nil) }

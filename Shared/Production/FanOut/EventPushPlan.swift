@@ -22,6 +22,9 @@ public struct EventPushPlan: Sendable, Equatable {
     public let trimStep: Int
     /// Seconds from job creation until `apns-expiration`.
     public let expiresAfter: Int64
+    /// When the content became known (the event's `emittedAt`) and the feed's newest-ball time: stamped on every job.
+    public let knownAt: Int64
+    public let ballAt: Int64?
 
     /// Builds the payload (trimming the state if it is over 4,096 bytes) and the push parameters.
     /// - Throws: `LiveActivityPayloadError` when even the most trimmed payload does not fit or cannot be encoded.
@@ -57,6 +60,8 @@ public struct EventPushPlan: Sendable, Equatable {
         self.payload = text
         trimStep = step
         expiresAfter = event.endsActivities ? policy.endExpiration : isKey ? policy.keyEventExpiration : policy.updateExpiration
+        knownAt = event.emittedAt
+        ballAt = event.ballAt
     }
 
     /// "eventId:shard:chunk".
@@ -75,7 +80,7 @@ public struct EventPushPlan: Sendable, Equatable {
     private func job(id: String, targets: [PushTarget], channel: PushChannel?, nowMilliseconds: Int64) -> PushJob {
         PushJob(jobId: id, kind: kind, matchId: matchId, stateSeq: seq, priority: priority,
                 expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore, payload: payload,
-                targets: targets, createdAt: nowMilliseconds, channel: channel)
+                targets: targets, createdAt: nowMilliseconds, channel: channel, knownAt: knownAt, ballAt: ballAt)
     }
 
     /// "eventId:bc:env:generation": one broadcast job per channel (a re-created channel is a new generation).

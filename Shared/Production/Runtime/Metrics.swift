@@ -45,12 +45,18 @@ public final class Histogram: Sendable {
     }
 
     public func observe(_ value: Double) {
+        observe(value, times: 1)
+    }
+
+    /// Observes `value` `times` times at once (many pushes answered in one round share their answer time).
+    public func observe(_ value: Double, times: Int) {
+        guard times > 0 else { return }
         state.withLock { state in
             if let index = upperBounds.firstIndex(where: { value <= $0 }) {
-                state.bucketCounts[index] += 1
+                state.bucketCounts[index] += times
             }
-            state.sum += value
-            state.count += 1
+            state.sum += value * Double(times)
+            state.count += times
         }
     }
 

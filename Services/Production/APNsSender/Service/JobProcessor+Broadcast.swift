@@ -44,6 +44,7 @@ extension JobProcessor {
             if Task.isCancelled { return abandonBroadcast(job) }
             switch outcome.action {
             case .delivered:
+                metrics.accepted(job, count: 1, at: scheduler.clock.now())
                 coalescer.accepted(job, channel: channel)
                 metrics.broadcastFinished("delivered")
                 metrics.jobFinished("delivered")

@@ -55,10 +55,11 @@ struct JobProcessor: Sendable {
             let outcomes = await sendRound(job, payload: payload, targets: remaining)
             if Task.isCancelled { return abandon(job) }
             var again: [PushTarget] = []
+            var acceptedNow = 0
             for (target, outcome) in zip(remaining, outcomes) {
                 switch outcome.action {
                 case .delivered:
-                    delivered += 1
+                    acceptedNow += 1
                 case .tokenInvalid:
                     invalid.append(TokenInvalid(
                         token: target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId,
@@ -73,6 +74,8 @@ struct JobProcessor: Sendable {
                     cause = .permanent
                 }
             }
+            delivered += acceptedNow
+            metrics.accepted(job, count: acceptedNow, at: scheduler.clock.now())
             remaining = again
             guard !remaining.isEmpty else { break }
             switch scheduler.decide(afterAttempt: attempt, expiration: job.expiration, priority: job.priority) {

@@ -1,3 +1,5 @@
+import Contracts
+import Foundation
 import Kafka
 import Runtime
 
@@ -54,6 +56,27 @@ struct SenderMetrics: Sendable {
         registry.counter("apns_sender_rejected_messages_total", help: "Unusable messages skipped", labels: ["kind": kind])
             .increment()
     }
+
+    /// Freshness of accepted pushes: `push_freshness_seconds{kind,priority,mode}` is APNs's 200 (at `now`) minus the
+    /// job's `knownAt` (the poll that saw the content), observed once per delivered target (mode `token`) or once per
+    /// accepted broadcast (mode `broadcast`); `push_feed_age_seconds` the same from the feed's newest-ball time, when
+    /// the job has one no more than an hour old (older: a replay of history, or a feed clock far off). Jobs without
+    /// `knownAt` (starts from stored state) are not observed.
+    func accepted(_ job: PushJob, count: Int, at now: Date) {
+        guard count > 0, let knownAt = job.knownAt else { return }
+        let labels = ["kind": job.kind.rawValue, "priority": String(job.priority), "mode": job.channel == nil ? "token" : "broadcast"]
+        let nowMilliseconds = now.timeIntervalSince1970 * 1000
+        registry.histogram("push_freshness_seconds", help: "APNs acceptance minus the poll that saw the content, per push",
+                           labels: labels, buckets: Self.freshnessBuckets)
+            .observe(max(0, (nowMilliseconds - Double(knownAt)) / 1000), times: count)
+        if let ballAt = job.ballAt, case let age = (nowMilliseconds - Double(ballAt)) / 1000, (0...3600).contains(age) {
+            registry.histogram("push_feed_age_seconds", help: "APNs acceptance minus the feed's time of the newest ball, per push",
+                               labels: labels, buckets: Self.freshnessBuckets)
+                .observe(age, times: count)
+        }
+    }
+
+    static let freshnessBuckets: [Double] = [0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5, 7.5, 10, 15, 30, 60, 120, 300]
 
     /// Publishes the consumer's per-partition lag as `kafka_consumer_lag{topic,partition}` (`ConsumerLagGauge`).
     func record(lag: [KafkaPartitionLag]) {

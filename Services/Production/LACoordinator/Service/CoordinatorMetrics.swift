@@ -20,6 +20,16 @@ public struct CoordinatorMetrics: Sendable {
             .increment()
     }
 
+    /// `la_event_jobs_acked_seconds{priority}`: from the poll that saw an event's content (its `emittedAt`) until
+    /// every push job of the event is acknowledged by the broker — the pipeline's share of a push's freshness before
+    /// apns-sender takes over.
+    func eventAcknowledged(priority: Int, seconds: Double) {
+        registry.histogram("la_event_jobs_acked_seconds", help: "From the poll that saw an event to its push jobs acknowledged",
+                           labels: ["priority": String(priority)],
+                           buckets: [0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 30, 60, 120])
+            .observe(max(0, seconds))
+    }
+
     func fannedOut(jobs: Int, targets: Int, seconds: Double, broadcasts: Int = 0) {
         registry.counter("la_jobs_produced_total", help: "Push jobs produced and acknowledged").increment(by: jobs)
         registry.counter("la_broadcast_jobs_total", help: "Broadcast jobs produced and acknowledged (one per event per environment with a channel)")

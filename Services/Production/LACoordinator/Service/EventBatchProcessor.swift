@@ -87,6 +87,8 @@ struct EventBatchProcessor: Sendable {
         }
         let result = try await executor.fanOut(plan)
         metrics.fannedOut(jobs: result.jobs, targets: result.targets, seconds: result.seconds, broadcasts: result.broadcasts)
+        metrics.eventAcknowledged(priority: plan.priority,
+                                  seconds: executor.clock.now().timeIntervalSince1970 - Double(event.emittedAt) / 1000)
         metrics.processed(event.endsMatch ? "end" : event.endsDay ? "day_end" : plan.priority >= 10 ? "key" : "update")
         if event.endsMatch {
             let ended = try await activities.endMatch(event.matchId)
