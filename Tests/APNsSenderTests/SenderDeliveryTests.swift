@@ -44,7 +44,7 @@ import SharedTestSupport
         #expect(sender.metrics.render().contains("# TYPE apns_in_flight gauge"))
         #expect(try await sender.drainResults(for: .seconds(1)).isEmpty, "nothing dead, nothing token-invalid")
         try await SenderFixtures.waitUntil("the lag gauge", timeout: .seconds(10)) {
-            sender.metrics.render().contains("kafka_consumer_lag{partition=\"0\",topic=\"\(sender.configuration.jobsTopic)\"} 0")
+            sender.metrics.render().contains("kafka_consumer_lag{group=\"\(sender.configuration.groupID)\",partition=\"0\",topic=\"\(sender.configuration.jobsTopic)\"} 0")
         }
         try await sender.stop()
     }

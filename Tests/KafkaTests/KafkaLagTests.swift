@@ -1,4 +1,5 @@
 import Kafka
+import Runtime
 import Testing
 
 @Suite("consumer lag against Tansu", .timeLimit(.minutes(1)))
@@ -19,7 +20,8 @@ struct KafkaLagTests {
 
         var configuration = KafkaTestSupport.consumerConfiguration(group: group, topics: [topic])
         configuration.statisticsInterval = .milliseconds(250)
-        let consumer = try KafkaConsumer(configuration: configuration, logger: KafkaTestSupport.logger)
+        let registry = MetricsRegistry()
+        let consumer = try KafkaConsumer(configuration: configuration, logger: KafkaTestSupport.logger, metrics: registry)
         _ = try await KafkaTestSupport.consume(consumer, count: committed, commit: true)
 
         // The consumer's statistics (fetch high watermark) show the same lag; keep polling without committing.
@@ -34,7 +36,11 @@ struct KafkaLagTests {
         }
         #expect(statistics == [KafkaPartitionLag(topic: topic, partition: 0, committed: Int64(committed), endOffset: Int64(produced),
                                                  lag: Int64(produced - committed))])
+        // The consumer exports the same figure itself, labelled by its group, on the registry it was given.
+        let series = "kafka_consumer_lag{group=\"\(group)\",partition=\"0\",topic=\"\(topic)\"}"
+        #expect(registry.render().contains("\(series) \(produced - committed)"), "\(registry.render())")
         try await consumer.close()
+        #expect(registry.render().contains("\(series) 0"), "a partition the member no longer holds reads 0 from it")
 
         let lag = try await admin.lag(group: group, topics: [topic])
         #expect(lag == [KafkaPartitionLag(topic: topic, partition: 0, committed: Int64(committed), endOffset: Int64(produced),

@@ -11,7 +11,11 @@ import Runtime
 ///   involuntarily (session timed out, generation changed, poll interval exceeded);
 /// - `kafka_consumer_rejoined_total{group}`: assignments received after such a loss;
 /// - `kafka_consumer_work_dropped_total{group}`: in-flight work a loop gave up because the
-///   partition it came from was no longer this member's (its next owner reads it again).
+///   partition it came from was no longer this member's (its next owner reads it again);
+/// - `kafka_consumer_lag{group,topic,partition}`: messages the group is behind on each partition this member holds,
+///   from the consumer's fetch statistics (`statisticsInterval`), set on every report; a partition the member no
+///   longer holds drops to 0 here (its new owner reports it), so `sum by (group, topic)` counts each partition once.
+///   The one lag metric: dashboards and alerts read it.
 public struct KafkaConsumerMetrics: Sendable {
     let registry: MetricsRegistry
     let group: String
@@ -20,6 +24,8 @@ public struct KafkaConsumerMetrics: Sendable {
     private let lost: Counter
     private let rejoined: Counter
     private let dropped: Counter
+    /// Partitions whose lag this member has reported (to zero them once they are no longer its own).
+    private let reported = LockedValue<Set<KafkaTopicPartition>>([])
 
     public init(registry: MetricsRegistry, group: String, clock: any WallClock = SystemWallClock()) {
         self.registry = registry
@@ -49,6 +55,24 @@ public struct KafkaConsumerMetrics: Sendable {
     func assignmentLost() { lost.increment() }
 
     func rejoinedAfterLoss() { rejoined.increment() }
+
+    /// Sets `kafka_consumer_lag` from the lag of the partitions the member holds now, and 0 for those it reported
+    /// before and holds no longer.
+    func lag(_ held: [KafkaPartitionLag]) {
+        let now = Set(held.map(\.topicPartition))
+        let gone = reported.withLock { reported in
+            defer { reported.formUnion(now) }
+            return reported.subtracting(now)
+        }
+        for entry in held { lagGauge(entry.topic, entry.partition).set(Double(entry.lag)) }
+        for partition in gone { lagGauge(partition.topic, partition.partition).set(0) }
+        reported.withLock { $0.subtract(gone) }
+    }
+
+    private func lagGauge(_ topic: String, _ partition: Int32) -> Gauge {
+        registry.gauge("kafka_consumer_lag", help: "Messages the consumer group is behind, per partition this member holds",
+                       labels: ["group": group, "topic": topic, "partition": String(partition)])
+    }
 
     /// Counts work a loop dropped because its assignment was gone.
     public func droppedWork(count: Int = 1) { dropped.increment(by: count) }

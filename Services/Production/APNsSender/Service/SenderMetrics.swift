@@ -77,9 +77,4 @@ struct SenderMetrics: Sendable {
     }
 
     static let freshnessBuckets: [Double] = [0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5, 7.5, 10, 15, 30, 60, 120, 300]
-
-    /// Publishes the consumer's per-partition lag as `kafka_consumer_lag{topic,partition}` (`ConsumerLagGauge`).
-    func record(lag: [KafkaPartitionLag]) {
-        ConsumerLagGauge(registry: registry).record(lag)
-    }
 }

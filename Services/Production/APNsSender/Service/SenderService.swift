@@ -174,17 +174,13 @@ public final class SenderService: Sendable {
         }
     }
 
-    /// The committer (every `commitInterval`) and the lag refresher (every `lagInterval`).
+    /// The committer (every `commitInterval`). The consumer exports its lag itself (`kafka_consumer_lag`, every
+    /// `lagInterval` of statistics).
     private func startBackground(consumer: KafkaConsumer, committer: KafkaOffsetCommitter, tracker: CommitTracker) -> Task<Void, Never> {
         Task {
-            var nextLag = ContinuousClock.now + configuration.lagInterval
             while !Task.isCancelled {
                 try? await Task.sleep(for: commitInterval)
                 await commitReady(committer: committer, tracker: tracker)
-                if ContinuousClock.now >= nextLag {
-                    metrics.record(lag: consumer.partitionLag)
-                    nextLag = ContinuousClock.now + configuration.lagInterval
-                }
             }
         }
     }

@@ -29,22 +29,18 @@ await ServiceHost.run(name: "detector", options: options) { context in
         bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
     consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
     consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
-    consumerConfiguration.statisticsInterval = .seconds(5)  // feeds kafka_consumer_lag
+    consumerConfiguration.statisticsInterval = .seconds(5)  // the consumer exports kafka_consumer_lag from these
     let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"), metrics: context.metrics)
     let service = DetectorService(configuration: configuration, database: database, producer: producer, consumer: consumer,
                                   registry: context.metrics, logger: logger)
     context.readiness.set("started", true)
     logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
-    let registry = context.metrics
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown() },
         ResourceService("kafka-consumer") { try? await consumer.close() },
         context.dependencyProbe("kafka_broker") { try await consumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("consumer-lag", cancelOnShutdown: true) {
-            await ConsumerLagGauge(registry: registry).run(consumers: [consumer], every: .seconds(5))
-        },
         ClosureService("detector-loop") { try await service.run() },
     ]
 }

@@ -67,22 +67,16 @@ public struct Coordinator: Sendable {
                             clock: clock)
     }
 
-    /// Runs the three loops until cancelled (or one fails), then closes the Kafka clients.
+    /// Runs the two loops (each consumer exports its own `kafka_consumer_lag`) until cancelled (or one fails), then closes the Kafka clients.
     public func run() async throws {
         let events = EventLoop(consumer: eventsConsumer, processor: processor, maximumEvents: configuration.coalesceMaximumEvents,
                                drainWait: configuration.coalesceWait, logger: logger, metrics: metrics)
         let tokens = TokenInvalidLoop(consumer: tokenInvalidConsumer, handler: tokenInvalidHandler, logger: logger, metrics: metrics)
-        let lag = metrics.lagGauge
-        let lagConsumers = [eventsConsumer, tokenInvalidConsumer]
-        let lagInterval = configuration.lagInterval
         let outcome: Result<Void, any Error>
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await events.run() }
                 group.addTask { try await tokens.run() }
-                group.addTask {
-                    try await GracefulShutdown.cancellingOnRequest { await lag.run(consumers: lagConsumers, every: lagInterval) }
-                }
                 // On graceful shutdown each loop finishes its batch and returns; an error in one
                 // cancels the others (the group's scope ends by throwing).
                 try await group.waitForAll()

@@ -72,7 +72,4 @@ public struct CoordinatorMetrics: Sendable {
     func failure(_ stage: String) {
         registry.counter("la_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment()
     }
-
-    /// The shared `kafka_consumer_lag` gauge on this registry.
-    var lagGauge: ConsumerLagGauge { ConsumerLagGauge(registry: registry) }
 }

@@ -31,10 +31,11 @@ final class RDKafkaConsumerState: Sendable {
 
     /// Lag of the assigned partitions from the latest statistics, sorted by partition.
     var partitionLag: [KafkaPartitionLag] {
-        state.withLock { state in
-            state.lag.values.filter { state.assignment.contains($0.topicPartition) }
-                .sorted { $0.topicPartition < $1.topicPartition }
-        }
+        state.withLock { state in Self.held(state) }
+    }
+
+    private static func held(_ state: State) -> [KafkaPartitionLag] {
+        state.lag.values.filter { state.assignment.contains($0.topicPartition) }.sorted { $0.topicPartition < $1.topicPartition }
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
@@ -70,6 +71,7 @@ final class RDKafkaConsumerState: Sendable {
             }
             return (state.assignment.count, rejoined)
         }
+        metrics?.lag(partitionLag)
         if case .revoked(_, true) = event { metrics?.assignmentLost() }
         if rejoined {
             metrics?.rejoinedAfterLoss()
@@ -88,10 +90,12 @@ final class RDKafkaConsumerState: Sendable {
         onRebalance?(event)
     }
 
-    /// Replaces the lag figures with those from a new statistics report.
+    /// Replaces the lag figures with those from a new statistics report (and exports them: `kafka_consumer_lag`).
     func statisticsArrived(_ lags: [KafkaPartitionLag]) {
-        state.withLock { state in
+        let held = state.withLock { state in
             for lag in lags { state.lag[lag.topicPartition] = lag }
+            return Self.held(state)
         }
+        metrics?.lag(held)
     }
 }
