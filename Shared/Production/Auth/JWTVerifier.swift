@@ -13,9 +13,12 @@ import Runtime
 /// With a token cache (`cacheCapacity` > 0), a token that passed every check is remembered by its
 /// exact text; presenting it again skips the parsing and the RSA verification but still checks
 /// `exp` and `nbf` against the clock (an expired cached token gets the full path and its error).
+///
+/// The key set can be replaced while the verifier is in use (`replaceKeys`, Cognito's key rotation through
+/// `JWKSRefresher`); replacing it forgets the cached tokens, so a token of a removed key is refused at once.
 public final class JWTVerifier: Sendable {
     public let configuration: JWTVerifierConfiguration
-    private let keys: [String: AsymmetricKey]
+    private let keys: LockedValue<[String: AsymmetricKey]>
     private let clock: any WallClock
     private let cache: VerifiedTokenCache?
 
@@ -26,6 +29,22 @@ public final class JWTVerifier: Sendable {
         keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock(),
         cacheCapacity: Int = 0
     ) throws(AuthError) {
+        self.keys = LockedValue(try Self.keys(of: keySet))
+        self.configuration = configuration
+        self.clock = clock
+        self.cache = cacheCapacity > 0 ? VerifiedTokenCache(capacity: cacheCapacity) : nil
+    }
+
+    /// Replaces the accepted keys with those of `keySet` and forgets every cached token.
+    /// - Throws: `AuthError.invalidKey` (the keys in use stay) when a key is broken or the set has no usable key.
+    public func replaceKeys(_ keySet: JSONWebKeySet) throws(AuthError) {
+        let replacement = try Self.keys(of: keySet)
+        keys.withLock { $0 = replacement }
+        cache?.removeAll()
+    }
+
+    /// The RS256 signing keys of `keySet` by kid (non-RSA keys are skipped; a broken RSA key is an error).
+    static func keys(of keySet: JSONWebKeySet) throws(AuthError) -> [String: AsymmetricKey] {
         var keys: [String: AsymmetricKey] = [:]
         for jwk in keySet.keys where jwk.kty == "RSA" {
             if let alg = jwk.alg, alg != "RS256" { continue }
@@ -38,14 +57,11 @@ public final class JWTVerifier: Sendable {
             }
         }
         guard !keys.isEmpty else { throw .invalidKey("the key set has no RS256 signing key") }
-        self.keys = keys
-        self.configuration = configuration
-        self.clock = clock
-        self.cache = cacheCapacity > 0 ? VerifiedTokenCache(capacity: cacheCapacity) : nil
+        return keys
     }
 
     /// The key ids this verifier accepts.
-    public var keyIds: [String] { keys.keys.sorted() }
+    public var keyIds: [String] { keys.withLock { $0.keys.sorted() } }
 
     /// Verifies `token` (without the "Bearer " prefix) and returns its user.
     /// - Throws: `AuthError` saying what was wrong (never echoing the token).
@@ -60,7 +76,7 @@ public final class JWTVerifier: Sendable {
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else { throw .malformed("header is not base64url JSON") }
         guard header.alg == "RS256" else { throw .unsupportedAlgorithm(header.alg) }
-        guard let kid = header.kid, let key = keys[kid] else { throw .unknownKey(header.kid ?? "") }
+        guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else { throw .unknownKey(header.kid ?? "") }
         guard let signature = Base64URL.decode(parts[2]), !signature.isEmpty else { throw .badSignature }
         let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
         guard key.verify(signature: signature, message: signingInput) else { throw .badSignature }

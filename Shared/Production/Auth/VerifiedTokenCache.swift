@@ -53,4 +53,7 @@ final class VerifiedTokenCache: Sendable {
 
     /// Tokens currently kept.
     var count: Int { entries.withLock { $0.count } }
+
+    /// Forgets every token (the key set changed).
+    func removeAll() { entries.withLock { $0 = [:] } }
 }

@@ -1,4 +1,5 @@
 import API
+import Auth
 import Foundation
 import HTTPServer
 import Kafka
@@ -12,8 +13,22 @@ import ServiceKit
 let serviceName = "api"
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: serviceName) { try ServiceOptions(environment, defaultPort: 8080) }
-let configuration = ServiceHost.loadConfiguration(service: serviceName) { try APIConfiguration(environment) }
+var configuration = ServiceHost.loadConfiguration(service: serviceName) { try APIConfiguration(environment) }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: serviceName, error) }
+if configuration.keySet.keys.isEmpty, let url = configuration.jwksURL {
+    // AUTH_JWKS_URL alone: the first keys come from it (a few tries; without keys no user could be served).
+    var lastError: (any Error)?
+    for attempt in 1...5 where configuration.keySet.keys.isEmpty {
+        do { configuration.keySet = try await JWKSRefresher.fetchKeySet(url) } catch {
+            lastError = error
+            if attempt < 5 { try? await Task.sleep(for: .seconds(2)) }
+        }
+    }
+    if configuration.keySet.keys.isEmpty, let lastError {
+        ServiceHost.failStart(service: serviceName, ConfigurationError.invalid(
+            variable: "AUTH_JWKS_URL", value: url.absoluteString, expected: "a reachable JWKS (\(lastError))"))
+    }
+}
 
 let metrics = MetricsRegistry()
 let logger = Logger(label: serviceName, minimumLevel: options.logLevel)
@@ -47,7 +62,7 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
         "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
         "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
     ])
-    return [
+    var services: [any Service] = [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
         // Ready while PostgreSQL answers (re-checked every 2 s). The broker is watched too
@@ -58,4 +73,8 @@ await ServiceHost.run(name: serviceName, options: options, metrics: metrics, rou
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         context.dependencyProbe("kafka_broker", drivesReadiness: false) { try await producer.checkBroker() },
     ]
+    if let refresher = service.jwksRefresher {
+        services.append(ClosureService("jwks-refresher", cancelOnShutdown: true) { await refresher.run() })
+    }
+    return services
 }

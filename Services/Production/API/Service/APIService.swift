@@ -23,6 +23,8 @@ public struct APIService: Sendable {
     let publisher: PushJobPublisher
     let factory: PushJobFactory
     let authenticator: Authenticator
+    /// Keeps the verifier's keys in step with `AUTH_JWKS_URL` (nil without one); its `run()` is one of the api's services.
+    public let jwksRefresher: JWKSRefresher?
     let pipeline: PipelineStatus
     let replay: ReplayProxy
     let liveCache: LiveCache
@@ -53,8 +55,13 @@ public struct APIService: Sendable {
         let verifier = try JWTVerifier(
             keySet: configuration.keySet, configuration: configuration.verifier, clock: clock,
             cacheCapacity: configuration.tokenCacheSize)
+        let refresher = configuration.jwksURL.map { url in
+            JWKSRefresher(url: url, verifier: verifier, interval: configuration.jwksRefreshInterval,
+                          unknownKeyInterval: configuration.jwksUnknownKeyInterval, clock: clock, logger: logger.child("jwks"), metrics: metrics)
+        }
+        jwksRefresher = refresher
         authenticator = Authenticator(
-            verifier: verifier,
+            verifier: verifier, refresher: refresher,
             limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,
             refusals: { apiMetrics.authRefused($0) })
         pipeline = PipelineStatus(admin: admin, matches: matches)

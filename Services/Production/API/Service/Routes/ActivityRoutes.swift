@@ -7,7 +7,7 @@ enum ActivityRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .post, pattern: "/matches/:matchId/activity-token") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let body = try request.decode(APIBodies.ActivityTokenRequest.self)
                 let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
@@ -41,7 +41,7 @@ enum ActivityRoutes {
                 }
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/activity-dismissed") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let body = try request.decode(APIBodies.DismissRequest.self)
                 let deviceId = try InputRules.id(body.deviceId, field: "deviceId")

@@ -5,15 +5,15 @@ enum AdminRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .get, pattern: "/admin/pipeline") { request in
-                _ = try service.authenticator.admin(request)
+                _ = try await service.authenticator.admin(request)
                 return .json(try await service.pipeline.status())
             },
             APIRoute(method: .get, pattern: "/admin/replay") { request in
-                _ = try service.authenticator.admin(request)
+                _ = try await service.authenticator.admin(request)
                 return try await service.replay.forward(method: "GET", path: "/admin/matches", body: [])
             },
             APIRoute(method: .post, pattern: "/admin/replay/:matchId/:action") { request in
-                _ = try service.authenticator.admin(request)
+                _ = try await service.authenticator.admin(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let action = try request.parameter("action")
                 guard ReplayProxy.actions.contains(action) else {

@@ -5,7 +5,7 @@ enum DeviceRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .post, pattern: "/devices") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let body = try request.decode(APIBodies.DeviceRequest.self)
                 let deviceId = try InputRules.id(body.deviceId, field: "deviceId")
                 let pushToken = try body.pushToken.map { token throws(HTTPError) in try InputRules.apnsToken(token, field: "pushToken") }
@@ -22,7 +22,7 @@ enum DeviceRoutes {
                 return .json(device)
             },
             APIRoute(method: .delete, pattern: "/devices/:deviceId") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let deviceId = try InputRules.pathId(request, "deviceId")
                 guard try await service.devices.delete(userId: user.userId, deviceId: deviceId) else {
                     throw HTTPError.notFound("no device \(deviceId)")

@@ -8,35 +8,35 @@ enum FollowRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .post, pattern: "/user/follow/match") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let body = try request.decode(APIBodies.FollowRequest.self)
                 if let deviceId = body.deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
                 return try await follow(service, userId: user.userId, matchId: try InputRules.id(body.matchId, field: "matchId"),
                                         deviceId: body.deviceId)
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/follow") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId
                 if let deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
                 return try await follow(service, userId: user.userId, matchId: matchId, deviceId: deviceId)
             },
             APIRoute(method: .delete, pattern: "/user/follow/match") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let body = try request.decode(APIBodies.UnfollowRequest.self)
                 let matchId = try InputRules.id(body.matchId, field: "matchId")
                 if let deviceId = body.deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
                 return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow, actingDevice: body.deviceId)
             },
             APIRoute(method: .post, pattern: "/matches/:matchId/unfollow") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 let deviceId = try request.decodeIfPresent(APIBodies.MatchActionRequest.self)?.deviceId
                 if let deviceId { _ = try InputRules.id(deviceId, field: "deviceId") }
                 return try await end(service, userId: user.userId, matchId: matchId, reason: .userUnfollow, actingDevice: deviceId)
             },
             APIRoute(method: .get, pattern: "/user/follows") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let follows = try await service.follows.follows(userId: user.userId)
                 return .json(APIBodies.FollowsResponse(follows: follows.map {
                     .init(matchId: $0.matchId, createdAt: ISOTime.string($0.createdAt), expiresAt: $0.expiresAt.map(ISOTime.string))

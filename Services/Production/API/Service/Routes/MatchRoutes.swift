@@ -6,13 +6,13 @@ enum MatchRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .get, pattern: "/matches") { request in
-                _ = try service.authenticator.user(request)
+                _ = try await service.authenticator.user(request)
                 let date = request.query["date"] ?? String(ISOTime.string(service.clock.now()).prefix(10))
                 let cards = try await service.matches.schedule(dayStart: try InputRules.day(date))
                 return .json(APIBodies.ScheduleResponse(date: date, matches: cards))
             },
             APIRoute(method: .get, pattern: "/matches/live") { request in
-                _ = try service.authenticator.user(request)
+                _ = try await service.authenticator.user(request)
                 let body = try await service.liveCache.body {
                     let live = try await service.matches.live()
                     let retry = service.configuration.liveRetry.retryAfterMs(live, now: service.clock.now())
@@ -23,7 +23,7 @@ enum MatchRoutes {
                     body: body)
             },
             APIRoute(method: .get, pattern: "/matches/:matchId") { request in
-                let user = try service.authenticator.user(request)
+                let user = try await service.authenticator.user(request)
                 let matchId = try InputRules.pathId(request, "matchId")
                 guard let (info, following) = try await service.matches.detail(matchId: matchId, userId: user.userId) else {
                     throw HTTPError.notFound("no match \(matchId)")

@@ -11,6 +11,7 @@ import Matches
 /// |---|---|---|
 /// | `AUTH_JWKS` | – | the JWKS JSON inline (wins over the path) |
 /// | `AUTH_JWKS_PATH` | `$STACK_DIR/dev-keys/jwks.json` | a JWKS file (Cognito's `/.well-known/jwks.json` saved) |
+/// | `AUTH_JWKS_URL` | – | Cognito's `https://cognito-idp.<region>.amazonaws.com/<pool>/.well-known/jwks.json`: fetched at start (unless `AUTH_JWKS`/`AUTH_JWKS_PATH` give the first keys), refreshed every `AUTH_JWKS_REFRESH_MS` (1 h) and on an unknown `kid` (at most once per `AUTH_JWKS_UNKNOWN_KID_MS`, 60 s); a failed fetch keeps the last good keys |
 /// | `AUTH_ISSUER` | `https://sightscreen.local/dev-user-pool` | exact `iss` |
 /// | `AUTH_CLIENT_ID` | `sightscreen-ios-dev` | `client_id` (access) / `aud` (id tokens) |
 /// | `AUTH_TOKEN_USES` | `access` | accepted `token_use` values, comma-separated (`access,id`) |
@@ -35,7 +36,12 @@ import Matches
 /// plus `HTTP_PORT` (8080), `HTTP_HOST`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS`, `KAFKA_BROKERS`, `DATABASE_URL` (ServiceKit).
 public struct APIConfiguration: Sendable {
     public var infrastructure: InfrastructureOptions
+    /// The first keys (empty when they come from `jwksURL` at start).
     public var keySet: JSONWebKeySet
+    /// `AUTH_JWKS_URL`: where rotated keys are fetched (nil: the key set is fixed).
+    public var jwksURL: URL?
+    public var jwksRefreshInterval: Duration = .seconds(3600)
+    public var jwksUnknownKeyInterval: Duration = .seconds(60)
     public var verifier: JWTVerifierConfiguration
     public var tokenCacheSize: Int = 10_000
     public var pushShards: Int = PushSharding.defaultShards
@@ -62,7 +68,10 @@ public struct APIConfiguration: Sendable {
 
     public init(_ environment: EnvironmentReader) throws {
         let keySet: JSONWebKeySet
-        if let inline = environment.raw("AUTH_JWKS"), !inline.isEmpty {
+        let jwksURL = try Self.readJWKSURL(environment)
+        if jwksURL != nil, (environment.raw("AUTH_JWKS") ?? "").isEmpty, (environment.raw("AUTH_JWKS_PATH") ?? "").isEmpty {
+            keySet = JSONWebKeySet(keys: [])  // fetched at start
+        } else if let inline = environment.raw("AUTH_JWKS"), !inline.isEmpty {
             do { keySet = try JSONWebKeySet(json: inline) } catch {
                 throw ConfigurationError.invalid(variable: "AUTH_JWKS", value: "(inline JWKS)", expected: "JWKS JSON {\"keys\": [...]}")
             }
@@ -87,6 +96,9 @@ public struct APIConfiguration: Sendable {
             leewaySeconds: Int64(try environment.int("AUTH_LEEWAY_SECONDS", default: 30, in: 0...600)))
         self.init(infrastructure: try InfrastructureOptions(environment), keySet: keySet, verifier: verifier)
         tokenCacheSize = try environment.int("AUTH_TOKEN_CACHE_SIZE", default: 10_000, in: 0...1_000_000)
+        self.jwksURL = jwksURL
+        jwksRefreshInterval = try environment.milliseconds("AUTH_JWKS_REFRESH_MS", default: jwksRefreshInterval, in: 1000...86_400_000)
+        jwksUnknownKeyInterval = try environment.milliseconds("AUTH_JWKS_UNKNOWN_KID_MS", default: jwksUnknownKeyInterval, in: 0...3_600_000)
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         pushJobsTopic = environment.string("PUSH_JOBS_TOPIC", default: "push.jobs")
         databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: Self.defaultPoolSize, in: 1...256)
@@ -129,5 +141,16 @@ struct LiveRetryPolicy: Sendable {
             return match.cooldownUntil.contains { $0 > nowMs }
         }
         return keyMoment ? keyMomentMs : liveMs
+    }
+}
+
+extension APIConfiguration {
+    /// `AUTH_JWKS_URL`, an http(s) URL with a host, or nil when unset.
+    static func readJWKSURL(_ environment: EnvironmentReader) throws -> URL? {
+        guard let text = environment.raw("AUTH_JWKS_URL"), !text.isEmpty else { return nil }
+        guard let url = URL(string: text), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ConfigurationError.invalid(variable: "AUTH_JWKS_URL", value: text, expected: "an https URL such as Cognito's …/.well-known/jwks.json")
+        }
+        return url
     }
 }

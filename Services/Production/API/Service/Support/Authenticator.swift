@@ -5,15 +5,18 @@ import Runtime
 /// Turns the `Authorization` header into the caller, or a 401 / 403 / 429.
 struct Authenticator: Sendable {
     let verifier: JWTVerifier
+    /// Fetches the JWKS again when a token names an unknown key (rate-limited); nil: the keys are fixed.
+    var refresher: JWKSRefresher? = nil
     let limiter: RateLimiter?
     let refusals: @Sendable (String) -> Void
 
     /// The verified caller. 401 `unauthorized` (with the reason) for a missing or bad token,
-    /// 429 `rate_limited` past the per-user budget.
-    func user(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedUser {
+    /// 429 `rate_limited` past the per-user budget. A token naming a key the verifier does not have makes the
+    /// refresher fetch the JWKS (at most once per its interval) and is verified again when the keys changed.
+    func user(_ request: HTTPRequest) async throws(HTTPError) -> AuthenticatedUser {
         let user: AuthenticatedUser
         do {
-            user = try verifier.verify(authorizationHeader: request.header("authorization"))
+            user = try await verified(request.header("authorization"))
         } catch {
             refusals(error.code)
             throw HTTPError(
@@ -32,9 +35,18 @@ struct Authenticator: Sendable {
         return user
     }
 
+    private func verified(_ header: String?) async throws(AuthError) -> AuthenticatedUser {
+        do {
+            return try verifier.verify(authorizationHeader: header)
+        } catch .unknownKey(let kid) {
+            guard let refresher, await refresher.refreshForUnknownKey(kid) else { throw .unknownKey(kid) }
+            return try verifier.verify(authorizationHeader: header)
+        }
+    }
+
     /// The caller, who must be in the `admin` group (403 otherwise).
-    func admin(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedUser {
-        let user = try user(request)
+    func admin(_ request: HTTPRequest) async throws(HTTPError) -> AuthenticatedUser {
+        let user = try await user(request)
         guard user.isAdmin else { throw .forbidden("admin group required") }
         return user
     }
