@@ -91,6 +91,8 @@ var productionLibraries: [Target] {[
     shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
     shared("Auth", ["Crypto", "Runtime"]),
+    // The operator's view of a match (`sightscreen match`, the api's admin route): PostgreSQL, metrics, lag.
+    shared("Operations", ["Contracts", "Kafka", "Postgres", "Runtime"]),
     shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),
     // Operator tooling: the CLI's output and errors, the dead-push re-drive (sightscreen redrive-dead).
     shared("CommandLineSupport"),
@@ -109,10 +111,10 @@ var productionExecutables: [Target] {
               main: ["Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"], main: ["APNs", "Kafka", "Runtime", "ServiceKit"])
     + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",
-                      "BroadcastChannels"],
-              main: ["HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
+                      "BroadcastChannels", "Operations"],
+              main: ["Auth", "HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + [.executableTarget(name: "Sightscreen", dependencies: ["CommandLineSupport", "DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema",
-                                                             "Contracts", "Auth", "FanOut"],
+                                                             "Contracts", "Auth", "FanOut", "Operations"],
                          path: "Services/Production/Sightscreen")]
 }
 

@@ -20,6 +20,9 @@ struct CommandLineTool {
                                           send the pushes on push.dead that ran out of retries and have not
                                           expired back to push.jobs (same jobs, next attempt); once per record
                                           per group (default sightscreen-redrive); PUSH_SHARDS as the services
+          match ID [--json]               the operator's view of a match: followers, activities by status and end
+                                          reason, the last event, channels, pushes accepted / refused / dead and
+                                          their freshness (SIGHTSCREEN_METRICS_URLS: apns-sender /metrics), lag
           version                         versions of the loaded C libraries
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
@@ -32,12 +35,7 @@ struct CommandLineTool {
 
     /// The consumer groups of the services with their topics, shown by `lag` when no group is
     /// given. deploy/k8s's KEDA triggers name these groups (scripts/validate-deploy checks it).
-    static let serviceGroups: [(group: String, topics: [Topic])] = [
-        ("detector", [.fixtures]),
-        ("la-coordinator", [.matchEvents]),
-        ("la-coordinator-token-invalid", [.tokenInvalid]),
-        ("apns-sender", [.pushJobs]),
-    ]
+    static let serviceGroups = ServiceConsumerGroups.all
 
     let console: Console
     let environment: EnvironmentReader
@@ -53,6 +51,7 @@ struct CommandLineTool {
         case "migrate": try await migrate()
         case "lag": try await lag(arguments.dropFirst())
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
+        case "match": try await MatchCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "version": version()
         case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
         case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()

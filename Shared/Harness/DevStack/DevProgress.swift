@@ -41,18 +41,11 @@ public struct DevProgress: Sendable, Equatable {
         parts.append(pushes)
         if let broadcasts = broadcastsAccepted, broadcasts > 0 { parts.append("broadcasts \(broadcasts) → \(broadcastCopies ?? 0) copies") }
         if let p50 = freshnessP50, let p99 = freshnessP99 {
-            parts.append("fresh p50 \(Self.seconds(p50)) p99 \(Self.seconds(p99))")
+            parts.append("fresh p50 \(SecondsText.of(p50)) p99 \(SecondsText.of(p99))")
         }
         if let devicePushes { parts.append("devices: \(activitiesActive ?? 0) active, \(devicePushes) received") }
         parts.append("lag \(lag.map(String.init) ?? "-")")
         return parts.joined(separator: " | ")
-    }
-}
-
-extension DevProgress {
-    /// "1.2 s", "850 ms".
-    static func seconds(_ value: Double) -> String {
-        value < 1 ? "\(Int((value * 1000).rounded())) ms" : String(format: "%.1f s", value)
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The conversions of `Duration` the project needs, in one place (C timeouts, logs, Foundation intervals).
 extension Duration {
     /// The duration in seconds as a `Double` (Foundation's `TimeInterval`).
@@ -21,5 +23,12 @@ extension Duration {
     public var nanoseconds: UInt64 {
         let (whole, attoseconds) = components
         return UInt64(max(0, whole)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}
+
+/// A number of seconds as people read it in a report line: "850 ms", "2.4 s".
+public enum SecondsText {
+    public static func of(_ seconds: Double) -> String {
+        seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 }

@@ -139,6 +139,16 @@ public final class MetricsRegistry: Sendable {
         }
     }
 
+    /// Drops every series of every metric whose labels have `label` = `value` (a per-match series once the match is
+    /// no longer among those tracked: bounded cardinality). A later lookup creates the series again from zero.
+    public func removeSeries(label: String, value: String) {
+        families.withLock { families in
+            for name in families.keys {
+                families[name]!.series = families[name]!.series.filter { $0.value.labels[label] != value }
+            }
+        }
+    }
+
     /// The Prometheus text format (version 0.0.4) of every metric.
     public func render() -> String {
         let snapshot = families.withLock { $0 }

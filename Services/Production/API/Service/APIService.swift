@@ -7,6 +7,7 @@ import Kafka
 import Postgres
 import Runtime
 import Matches
+import Operations
 
 /// Everything the routes use: stores, the job publisher, the authenticator, the clock.
 public struct APIService: Sendable {
@@ -26,6 +27,8 @@ public struct APIService: Sendable {
     /// Keeps the verifier's keys in step with `AUTH_JWKS_URL` (nil without one); its `run()` is one of the api's services.
     public let jwksRefresher: JWKSRefresher?
     let pipeline: PipelineStatus
+    /// The operator's view of a match (`GET /admin/matches/:matchId/status`).
+    let matchReports: MatchReportReader
     let replay: ReplayProxy
     let liveCache: LiveCache
     let clock: any WallClock
@@ -65,6 +68,7 @@ public struct APIService: Sendable {
             limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,
             refusals: { apiMetrics.authRefused($0) })
         pipeline = PipelineStatus(admin: admin, matches: matches)
+        matchReports = MatchReportReader(database: database, admin: admin, senderMetrics: configuration.senderMetricsURLs)
         replay = ReplayProxy(baseURL: configuration.replayAdminURL, token: configuration.replayAdminToken)
         liveCache = LiveCache(lifetime: configuration.liveCacheSeconds, clock: clock)
     }

@@ -5,11 +5,7 @@ import Matches
 /// The admin view of the pipeline: consumer lag of the service groups and row counts.
 struct PipelineStatus: Sendable {
     /// The consumer groups of the services and the topics they read.
-    static let groups: [(group: String, topics: [Topic])] = [
-        ("detector", [.fixtures]),
-        ("la-coordinator", [.matchEvents, .tokenInvalid]),
-        ("apns-sender", [.pushJobs]),
-    ]
+    static let groups = ServiceConsumerGroups.all
 
     let admin: KafkaAdmin?
     let matches: MatchStore

@@ -1,12 +1,18 @@
 import HTTPServer
 
-/// Admin only (`cognito:groups` contains "admin"): pipeline status and the fake feed's replay controls.
+/// Admin only (`cognito:groups` contains "admin"): pipeline status, the operator's view of a match, and the fake feed's
+/// replay controls.
 enum AdminRoutes {
     static func routes(_ service: APIService) -> [APIRoute] {
         [
             APIRoute(method: .get, pattern: "/admin/pipeline") { request in
                 _ = try await service.authenticator.admin(request)
                 return .json(try await service.pipeline.status())
+            },
+            APIRoute(method: .get, pattern: "/admin/matches/:matchId/status") { request in
+                _ = try await service.authenticator.admin(request)
+                let matchId = try InputRules.pathId(request, "matchId")
+                return .json(try await service.matchReports.report(matchId: matchId))
             },
             APIRoute(method: .get, pattern: "/admin/replay") { request in
                 _ = try await service.authenticator.admin(request)

@@ -1,0 +1,49 @@
+import CommandLineSupport
+import Foundation
+import Kafka
+import Operations
+import Postgres
+import Runtime
+
+/// `sightscreen match ID [--json]`: the operator's view of one match (`MatchReport`) from DATABASE_URL,
+/// KAFKA_BROKERS and the apns-sender `/metrics` endpoints of `SIGHTSCREEN_METRICS_URLS` (comma-separated, one per
+/// replica; default the dev stack's `http://127.0.0.1:8084/metrics`).
+struct MatchCommand {
+    let console: Console
+    let environment: EnvironmentReader
+
+    func run(_ arguments: ArraySlice<String>) async throws {
+        var json = false
+        var matchId: String?
+        for argument in arguments {
+            switch argument {
+            case "--json": json = true
+            case let id where !id.hasPrefix("-") && matchId == nil: matchId = id
+            default: throw UsageError(message: "match: unexpected \(argument) (usage: sightscreen match ID [--json])")
+            }
+        }
+        guard let matchId, !matchId.isEmpty else { throw UsageError(message: "usage: sightscreen match ID [--json]") }
+        let logger = Logger(label: "sightscreen", minimumLevel: .error)
+        let database = PostgresClient(configuration: try PostgresConfiguration.fromEnvironment(environment), logger: logger)
+        try KafkaLibrary.requireMinimumVersion()
+        let admin = try? KafkaAdmin(
+            configuration: KafkaAdminConfiguration(bootstrapServers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092")),
+            logger: logger)
+        let urls = MatchReportReader.senderMetricsURLs(environment.string("SIGHTSCREEN_METRICS_URLS", default: "http://127.0.0.1:8084/metrics"))
+        let outcome: Result<MatchReport, any Error>
+        do {
+            outcome = .success(try await MatchReportReader(database: database, admin: admin, senderMetrics: urls).report(matchId: matchId))
+        } catch {
+            outcome = .failure(error)
+        }
+        await database.shutdown()
+        let report = try outcome.get()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            console.line(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            console.line(report.text)
+        }
+    }
+}
