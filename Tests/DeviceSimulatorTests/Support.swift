@@ -62,6 +62,14 @@ final class FakeMockAPNs: MockAPNsPort {
         log.withLock { $0.append(MockDelivery(sequence: $0.count + 1, token: token, payload: payload, pushType: "liveactivity")) }
     }
 
+    /// A push as mock-apns records it with its priority and acceptance time (Unix ms).
+    func deliver(token: String, payload: String, priority: Int, receivedAt: Int64) {
+        log.withLock {
+            $0.append(MockDelivery(sequence: $0.count + 1, token: token, payload: payload, pushType: "liveactivity",
+                                   priority: priority, receivedAt: receivedAt))
+        }
+    }
+
     /// A broadcast's copy to `subscriber`, as mock-apns records it (the broadcast's request id, its channel).
     func deliverCopy(to subscriber: String, channelId: String, broadcast: String, payload: String) {
         log.withLock {

@@ -49,18 +49,6 @@ struct DeviceSimClient {
         let reply = try await http.post(url)
         guard (200..<300).contains(reply.status) else { throw PipelineTestFailure("\(url): HTTP \(reply.status) \(reply.text.prefix(200))") }
     }
-
-    /// The preview page as headless Chromium renders it (JavaScript run, DOM dumped).
-    static func renderedDOM(_ url: String) async throws -> String {
-        let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        guard let browser = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw PipelineTestFailure("headless Chromium is missing: install it with scripts/setup (Debian package chromium)")
-        }
-        let (_, data) = try await ChildProcess.run(URL(fileURLWithPath: browser), [
-            "--headless", "--disable-gpu", "--no-sandbox", "--disable-dev-shm-usage", "--virtual-time-budget=5000", "--dump-dom", url,
-        ])
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 extension DevStack {

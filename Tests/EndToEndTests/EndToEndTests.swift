@@ -4,6 +4,7 @@ import DevStack
 import Foundation
 import Postgres
 import Runtime
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -210,10 +211,14 @@ import Testing
 
         // The preview page, rendered by headless Chromium, shows the final score and result on a channel device.
         let url = "\(stack.plan.deviceSimulatorURL)/preview?device=\(relocated.deviceId)&match=\(fixture)"
-        let dom = try await DeviceSimClient.renderedDOM(url)
+        let dom = try await HeadlessChromium.dom(url)
         #expect(dom.contains("id=\"lock-headline\""), "the preview has the Lock Screen headline")
         #expect(dom.contains(expected.innings.last!), "the rendered preview shows \(expected.innings.last!)")
         #expect(dom.contains(expected.result), "the rendered preview shows \(expected.result)")
+        // The fleet page: every device's card, the followers ended with the result, the unfollowed ones badged.
+        let fleet = try await HeadlessChromium.dom("\(stack.plan.deviceSimulatorURL)/preview/all?match=\(fixture)")
+        for device in devices { #expect(fleet.contains("id=\"device-\(device.deviceId)\""), "\(device.deviceId) on the fleet page") }
+        #expect(fleet.contains("id=\"timeline-\(relocated.deviceId)\"") && fleet.contains("<td>channel</td>"), "a channel device's timeline")
     }
 
     /// The match's active sandbox channel id, if any.

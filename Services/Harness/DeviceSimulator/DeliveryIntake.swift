@@ -61,9 +61,13 @@ actor DeliveryIntake {
         await withTaskGroup(of: Void.self) { group in
             for (index, items) in perDevice {
                 guard let device = fleet.device(index: index) else { continue }
-                let work = items.map { (payload: $0.0.payload, kind: $0.1, copyOf: $0.0.channelId == nil ? nil : $0.0.apnsID) }
+                let work = items.map { (delivery: $0.0, kind: $0.1) }
                 group.addTask {
-                    for item in work { await device.receive(payload: item.payload, kind: item.kind, copyOf: item.copyOf) }
+                    for item in work {
+                        let delivery = item.delivery
+                        await device.receive(payload: delivery.payload, kind: item.kind, copyOf: delivery.channelId == nil ? nil : delivery.apnsID,
+                                             priority: delivery.priority, acceptedAt: delivery.receivedAt)
+                    }
                 }
             }
         }

@@ -20,7 +20,8 @@ final class DeviceFleet: Sendable {
             devices.append(SimulatedDevice(
                 index: index, deviceId: configuration.deviceId(index), userId: userId, api: api, directory: directory,
                 environment: configuration.environment, appVersion: configuration.appVersion,
-                requestLocally: configuration.requestLocally, supportsChannels: configuration.supportsChannels(index)))
+                requestLocally: configuration.requestLocally, supportsChannels: configuration.supportsChannels(index),
+                bannerDuration: .milliseconds(Int64(configuration.alertBannerSeconds * 1000))))
         }
         self.devices = devices
         self.directory = directory

@@ -27,6 +27,35 @@ struct DeviceSnapshot: Codable, Sendable, Equatable {
     var channelCopiesReceived: Int = 0
     /// Copies of a broadcast this device had already received (0: one copy of each).
     var repeatedChannelCopies: Int = 0
+    /// The latest pushes, newest first (the preview's timeline).
+    var recentPushes: [PushRecord] = []
+    /// The alert a priority-10 push raised, while iOS would still show it (nil otherwise).
+    var banner: AlertBanner? = nil
+}
+
+/// One push as the device received it.
+struct PushRecord: Codable, Sendable, Equatable {
+    /// start, update, end, background end, alert, refused start, ignored.
+    var kind: String
+    /// The token it came on: push-to-start, token (an activity's update token), channel (a broadcast's copy), device.
+    var via: String
+    var priority: Int?
+    /// Payload size in bytes.
+    var bytes: Int
+    /// mock-apns's acceptance minus the payload's `timestamp` (when its content was polled), ms.
+    var ageMs: Int64?
+    /// When the device applied it, Unix ms.
+    var at: Int64
+    var alertTitle: String?
+    var alertBody: String?
+}
+
+/// An alert banner as iOS shows it for a few seconds.
+struct AlertBanner: Codable, Sendable, Equatable {
+    var title: String
+    var body: String
+    /// When it appeared, Unix ms.
+    var shownAt: Int64
 }
 
 /// One Live Activity of a device.

@@ -11,6 +11,9 @@ struct MockDelivery: Codable, Sendable, Equatable {
     var apnsID: String? = nil
     /// Set on a broadcast's copy: the channel it came through.
     var channelId: String? = nil
+    /// `apns-priority` and when mock-apns accepted it (Unix ms).
+    var priority: Int? = nil
+    var receivedAt: Int64? = nil
 }
 
 /// The parts of mock-apns' control API the simulator uses.

@@ -21,6 +21,9 @@ final class SimulatedDevice: Sendable {
         var channelCopies = 0
         var repeatedChannelCopies = 0
         var copiesSeen: Set<String> = []
+        /// Newest last, at most `timelineLength`.
+        var timeline: [PushRecord] = []
+        var banner: AlertBanner?
         var lastEvent: String?
         var lastMatchId: String?
         var launch = LaunchState.pending
@@ -40,13 +43,20 @@ final class SimulatedDevice: Sendable {
     private let subscribed = LockedValue<Set<String>>([])
     private let api: any BackendAPI
     private let stats = LockedValue(Stats())
+    /// How long an alert banner stays up (iOS: a few seconds).
+    let bannerDuration: Duration
+    let clock: any WallClock
+    static let timelineLength = 20
 
     /// Creates the device and issues its tokens into `directory`.
     init(
         index: Int, deviceId: String, userId: String, api: any BackendAPI, directory: TokenDirectory,
         environment: APNsEnvironment, appVersion: String, requestLocally: Bool, supportsChannels: Bool = false,
-        retry: RetryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: 0.5)
+        retry: RetryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: 0.5), bannerDuration: Duration = .seconds(5),
+        clock: any WallClock = SystemWallClock()
     ) {
+        self.bannerDuration = bannerDuration
+        self.clock = clock
         self.supportsChannels = supportsChannels
         self.directory = directory
         self.index = index
@@ -151,7 +161,45 @@ final class SimulatedDevice: Sendable {
     /// Handles one push mock-apns accepted for a token of this device; `copyOf` is the broadcast's request id when
     /// the push is a broadcast's copy to a channel activity (a second copy of one broadcast is counted as repeated).
     @discardableResult
-    func receive(payload: String, kind: TokenKind, copyOf broadcast: String? = nil) async -> Disposition {
+    func receive(payload: String, kind: TokenKind, copyOf broadcast: String? = nil, priority: Int? = nil, acceptedAt: Int64? = nil)
+        async -> Disposition
+    {
+        let disposition = await apply(payload: payload, kind: kind, copyOf: broadcast)
+        record(payload: payload, kind: kind, disposition: disposition, priority: priority, acceptedAt: acceptedAt)
+        return disposition
+    }
+
+    /// Adds the push to the timeline; a priority-10 push with an alert raises the banner.
+    private func record(payload: String, kind: TokenKind, disposition: Disposition, priority: Int?, acceptedAt: Int64?) {
+        let push = try? ActivityPush.decode(apnsPayload: Array(payload.utf8))
+        let now = Int64(clock.now().timeIntervalSince1970 * 1000)
+        let name: String = switch disposition {
+        case .started: "start"
+        case .startRefused: "refused start"
+        case .ignored: "ignored"
+        case .other: kind == .device && push == nil && payload.contains("activity-end") ? "background end" : "alert"
+        case .applied: push?.event.rawValue ?? "update"
+        }
+        let via: String = switch kind {
+        case .pushToStart: "push-to-start"
+        case .update: "token"
+        case .channel: "channel"
+        case .device: "device"
+        }
+        let entry = PushRecord(
+            kind: name, via: via, priority: priority, bytes: payload.utf8.count,
+            ageMs: push.flatMap { push in acceptedAt.map { $0 - push.timestamp * 1000 } }, at: now,
+            alertTitle: push?.alert?.title, alertBody: push?.alert?.body)
+        stats.withLock { stats in
+            stats.timeline.append(entry)
+            if stats.timeline.count > Self.timelineLength { stats.timeline.removeFirst(stats.timeline.count - Self.timelineLength) }
+            if priority == 10, let alert = push?.alert, disposition != .ignored, disposition != .startRefused {
+                stats.banner = AlertBanner(title: alert.title, body: alert.body, shownAt: now)
+            }
+        }
+    }
+
+    private func apply(payload: String, kind: TokenKind, copyOf broadcast: String?) async -> Disposition {
         if kind == .channel {
             stats.withLock { stats in
                 stats.channelCopies += 1
@@ -213,6 +261,13 @@ final class SimulatedDevice: Sendable {
 
     // MARK: - Views
 
+    /// The banner while it is up.
+    private func visibleBanner(_ banner: AlertBanner?) -> AlertBanner? {
+        guard let banner else { return nil }
+        let now = Int64(clock.now().timeIntervalSince1970 * 1000)
+        return now - banner.shownAt < bannerDuration.wholeMilliseconds ? banner : nil
+    }
+
     /// The newest activity of `matchId`.
     func latestActivity(matchId: String) -> InMemoryActivity? { kit.activities(matchId: matchId).last }
 
@@ -238,6 +293,7 @@ final class SimulatedDevice: Sendable {
             lastEvent: stats.lastEvent, startsReceived: stats.starts, updatesReceived: stats.updates, endsReceived: stats.ends,
             otherReceived: stats.other, liveActivitiesEnabled: kit.enabled, launch: stats.launch.rawValue, deviceToken: deviceToken,
             pushToStartToken: pushToStartToken, mode: supportsChannels ? "channel" : "token",
-            channelCopiesReceived: stats.channelCopies, repeatedChannelCopies: stats.repeatedChannelCopies)
+            channelCopiesReceived: stats.channelCopies, repeatedChannelCopies: stats.repeatedChannelCopies,
+            recentPushes: stats.timeline.reversed(), banner: visibleBanner(stats.banner))
     }
 }

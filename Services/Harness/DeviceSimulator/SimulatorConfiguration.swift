@@ -37,6 +37,8 @@ struct SimulatorConfiguration: Sendable, Equatable {
     func supportsChannels(_ index: Int) -> Bool {
         (Double(index + 1) * channelShare).rounded(.down) > (Double(index) * channelShare).rounded(.down)
     }
+    /// `--alert-banner-seconds S` (default 5): how long the preview shows the banner a priority-10 push raised.
+    var alertBannerSeconds: Double = 5
     /// Devices launched at the same time.
     var launchConcurrency: Int = 32
     /// Most deliveries fetched per poll.
@@ -52,7 +54,7 @@ struct SimulatorConfiguration: Sendable, Equatable {
 
     static let valueFlags: Set<String> = [
         "api", "mock-apns", "ca-file", "dev-keys", "devices", "follow", "port", "poll-ms", "env", "app-version",
-        "launch-concurrency", "batch-limit", "id-prefix", "log-level", "channel-share",
+        "launch-concurrency", "batch-limit", "id-prefix", "log-level", "channel-share", "alert-banner-seconds",
     ]
     static let switchFlags: Set<String> = ["request-locally"]
 
@@ -112,6 +114,12 @@ struct SimulatorConfiguration: Sendable, Equatable {
                 throw .init(flag: "channel-share", value: value, reason: "must be a number from 0 to 1")
             }
             configuration.channelShare = share
+        }
+        if let value = values["alert-banner-seconds"] {
+            guard let seconds = Double(value), (0...3600).contains(seconds) else {
+                throw .init(flag: "alert-banner-seconds", value: value, reason: "must be seconds from 0 to 3600")
+            }
+            configuration.alertBannerSeconds = seconds
         }
         if let value = values["launch-concurrency"] { configuration.launchConcurrency = try int(value, flag: "launch-concurrency", 1...1000) }
         if let value = values["batch-limit"] { configuration.batchLimit = try int(value, flag: "batch-limit", 1...100_000) }

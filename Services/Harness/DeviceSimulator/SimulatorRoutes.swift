@@ -21,11 +21,15 @@ enum SimulatorRoutes {
                 return .text("<!doctype html><p>no device \(PreviewPage.escape(id))</p>", status: 404, contentType: "text/html; charset=utf-8")
             }
             let match = request.query["match"].flatMap { $0.isEmpty ? nil : $0 }
-            let html = PreviewPage.render(deviceId: id, matchId: match, snapshot: await device.snapshot())
-            return HTTPResponse(
-                status: 200,
-                headers: [HTTPHeader(name: "Content-Type", value: "text/html; charset=utf-8"), HTTPHeader(name: "Cache-Control", value: "no-store")],
-                body: Array(html.utf8))
+            return html(PreviewPage.render(deviceId: id, matchId: match, snapshot: await device.snapshot()))
+        }
+        router.get("/preview/all") { request in
+            let match = request.query["match"].flatMap { $0.isEmpty ? nil : $0 }
+            return html(FleetPreviewPage.render(matchId: match, snapshots: await fleet.snapshots()))
+        }
+        router.get("/preview/all/fragment") { request in
+            let match = request.query["match"].flatMap { $0.isEmpty ? nil : $0 }
+            return html(FleetPreviewPage.fragment(matchId: match, snapshots: await fleet.snapshots()))
         }
         router.post("/devices/:deviceId/dismiss") { request in
             let device = try device(request, fleet)
@@ -102,5 +106,13 @@ enum SimulatorRoutes {
     private static func match(_ request: HTTPRequest) throws(HTTPError) -> String {
         guard let match = request.query["match"], !match.isEmpty else { throw HTTPError.badRequest("?match=ID is required") }
         return match
+    }
+
+    /// A page (or fragment) of HTML, never cached.
+    static func html(_ text: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [HTTPHeader(name: "Content-Type", value: "text/html; charset=utf-8"), HTTPHeader(name: "Cache-Control", value: "no-store")],
+            body: Array(text.utf8))
     }
 }

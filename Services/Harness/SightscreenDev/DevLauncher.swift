@@ -136,7 +136,7 @@ struct DevLauncher {
         struct Device: Decodable { var deviceId: String }
         if stack.options.devices > 0, let devices: [Device] = try? await DevHTTP().getJSON(plan.deviceSimulatorURL + "/devices"),
            let first = devices.first {
-            console.line("  preview: \(plan.deviceSimulatorURL)/preview?device=\(first.deviceId)&match=\(stack.options.fixtureId)")
+            console.line("  preview: \(plan.deviceSimulatorURL)/preview/all?match=\(stack.options.fixtureId) (every device; one: /preview?device=\(first.deviceId))")
         }
         console.line("  api \(plan.apiURL)  feed admin \(plan.fakeURL)/admin/matches  mock-apns \(plan.mockAPNsURL)/mock/counters")
     }

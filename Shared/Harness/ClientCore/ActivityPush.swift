@@ -25,6 +25,14 @@ public struct ActivityPush: Sendable, Equatable {
     public var attributes: [String: String]?
     /// `input-push-channel` (with `start`, iOS 18+): the broadcast channel the started activity subscribes to.
     public var inputPushChannel: String? = nil
+    /// The alert iOS shows for the push (priority-10 updates, starts), title and body.
+    public var alert: Alert? = nil
+
+    /// An APNs alert's text.
+    public struct Alert: Sendable, Equatable, Decodable {
+        public var title: String
+        public var body: String
+    }
 
     /// The match, from the content state.
     public var matchId: String { contentState.matchId }
@@ -67,6 +75,7 @@ public struct ActivityPush: Sendable, Equatable {
                 dismissalDate: aps.dismissalDate, staleDate: aps.staleDate, attributesType: aps.attributesType,
                 attributes: aps.attributes)
             push.inputPushChannel = aps.inputPushChannel
+            push.alert = aps.alert
             return push
         } catch {
             throw ActivityPushDecodeError(reason: String(describing: error), excerpt: String(decoding: bytes.prefix(120), as: UTF8.self))
@@ -86,6 +95,7 @@ public struct ActivityPush: Sendable, Equatable {
         var attributesType: String?
         var attributes: [String: String]?
         var inputPushChannel: String?
+        var alert: Alert?
 
         enum CodingKeys: String, CodingKey {
             case timestamp
@@ -96,6 +106,7 @@ public struct ActivityPush: Sendable, Equatable {
             case attributesType = "attributes-type"
             case attributes
             case inputPushChannel = "input-push-channel"
+            case alert
         }
     }
 }
