@@ -32,6 +32,11 @@ public struct ActivityPush: Sendable, Equatable {
     public struct Alert: Sendable, Equatable, Decodable {
         public var title: String
         public var body: String
+
+        public init(title: String, body: String) {
+            self.title = title
+            self.body = body
+        }
     }
 
     /// The match, from the content state.

@@ -23,6 +23,7 @@ struct ForgedTokenRouteTests {
             ("GET", "/matches/live", nil),
             ("GET", "/matches/\(match)", nil),
             ("GET", "/admin/pipeline", nil),
+            ("GET", "/admin/matches/\(match)/status", nil),
             ("GET", "/admin/replay", nil),
             ("POST", "/admin/replay/\(match)/pause", nil),
         ]
@@ -67,7 +68,7 @@ struct ForgedTokenRouteTests {
                 port: api.port, method: method, path: path, headers: ["Authorization": "Basic dXNlcjpwYXNz"])
             #expect(basic.status == 401, "\(method) \(path) Basic")
         }
-        #expect(checked == 15 * 15)
+        #expect(checked == 15 * Self.routes(match: ":matchId", device: ":deviceId").count)
         #expect(try await api.snapshot(of: victim) == before, "no forged call changed the victim's rows")
         #expect(try await api.call("GET", "/user/follows", as: victim).status == 200, "the real token still works")
     }
