@@ -20,7 +20,7 @@ import Testing
         ])
         let push = try ActivityPush.decode(apnsPayload: bytes)
         var expected = ActivityPush(event: .update, timestamp: 1_711_234_567, contentState: state)
-        expected.alert = ActivityPush.Alert(title: "Wicket!", body: "Rohit Sharma c Kohli b Bumrah 45(32)")
+        expected.alert = Alert(title: "Wicket!", body: "Rohit Sharma c Kohli b Bumrah 45(32)")
         #expect(push == expected, "the alert is read too")
         #expect(push.matchId == "m1")
     }

@@ -25,19 +25,8 @@ public struct ActivityPush: Sendable, Equatable {
     public var attributes: [String: String]?
     /// `input-push-channel` (with `start`, iOS 18+): the broadcast channel the started activity subscribes to.
     public var inputPushChannel: String? = nil
-    /// The alert iOS shows for the push (priority-10 updates, starts), title and body.
+    /// The alert iOS shows for the push (priority-10 updates, starts): the title and body of the event's `Alert`.
     public var alert: Alert? = nil
-
-    /// An APNs alert's text.
-    public struct Alert: Sendable, Equatable, Decodable {
-        public var title: String
-        public var body: String
-
-        public init(title: String, body: String) {
-            self.title = title
-            self.body = body
-        }
-    }
 
     /// The match, from the content state.
     public var matchId: String { contentState.matchId }
