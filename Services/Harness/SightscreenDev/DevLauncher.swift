@@ -75,7 +75,10 @@ struct DevLauncher {
         var settings = try Self.parse(arguments)
         let root = URL(fileURLWithPath: environment.raw("SIGHTSCREEN_ROOT") ?? FileManager.default.currentDirectoryPath)
         let stackDirectory = URL(fileURLWithPath: environment.raw("STACK_DIR") ?? root.appendingPathComponent(".stack").path)
-        let binDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        // DEV_BIN_DIR: where the processes' executables are (default: next to this one); scripts/image-check points it
+        // at wrappers that run the services from the container image.
+        let binDirectory = environment.raw("DEV_BIN_DIR").map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         if settings.devices > 0, !FileManager.default.isExecutableFile(atPath: binDirectory.appendingPathComponent("device-sim").path) {
             console.error("dev: device-sim is not built in \(binDirectory.path); running without simulated devices")
             settings.devices = 0
