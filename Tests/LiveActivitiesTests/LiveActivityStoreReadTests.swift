@@ -77,6 +77,9 @@ import Testing
         #expect(try await candidates() == ["token"], "the lost channel was invalidated 30 s ago: the capable device waits")
         try await database.execute("UPDATE broadcast_channels SET state = 'creating'")
         #expect(try await candidates() == ["token"], "still waiting while the create is out")
+        try await database.execute("UPDATE broadcast_channels SET state = 'invalid', failure_reason = 'create unanswered'")
+        #expect(try await candidates() == ["capable", "token"], "APNs left the create unanswered: no waiting (the row would cycle)")
+        try await database.execute("UPDATE broadcast_channels SET state = 'creating', failure_reason = NULL")
         try await database.execute("UPDATE broadcast_channels SET state = 'active', channel_id = 'Y2hhbm5lbA==', updated_at = $1", [now])
         var channels: [String?] = []
         try await store.forEachStartCandidate(now: now, batchSize: 10) { channels.append($0.device.channelId) }

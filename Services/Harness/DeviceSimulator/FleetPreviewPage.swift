@@ -8,7 +8,7 @@ import Foundation
 /// Stable ids per device: #device-<id>, #banner-<id>, #timeline-<id>, #state-<id>, #headline-<id>.
 enum FleetPreviewPage {
     static func render(matchId: String?, snapshots: [DeviceSnapshot]) -> String {
-        let query = matchId.map { "?match=" + (($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)) ?? "") } ?? ""
+        let query = matchId.map { "?match=" + (($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)) ?? "") } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
@@ -21,7 +21,7 @@ enum FleetPreviewPage {
             <script>
             (function () {
               function refresh() {
-                fetch('/preview/all/fragment\(PreviewPage.escape(query))', { cache: 'no-store' })
+                fetch(\(PreviewPage.jsonString("/preview/all/fragment" + query)), { cache: 'no-store' })
                   .then(function (r) { return r.ok ? r.text() : null; })
                   .then(function (html) { if (html !== null) { document.getElementById('fleet').innerHTML = html; } })
                   .catch(function () {});

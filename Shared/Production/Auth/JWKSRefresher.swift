@@ -13,8 +13,8 @@ import Runtime
 /// - a failed fetch (unreachable, not 200, not a key set, no usable key) keeps the last good keys: users whose
 ///   tokens those keys sign are never locked out by an outage of the JWKS endpoint.
 ///
-/// Metrics: `api_jwks_refreshes_total{trigger,result}` (trigger `start`, `periodic`, `unknown_kid`; result `ok`,
-/// `failed`, `rate_limited`), `api_jwks_keys` (keys in use), `api_jwks_last_success_timestamp_seconds`.
+/// Metrics: `api_jwks_refreshes_total{trigger,result}` (trigger `periodic`, `unknown_kid`; result `ok` (keys
+/// replaced), `unchanged`, `failed`, `rate_limited`), `api_jwks_keys` (keys in use), `api_jwks_last_success_timestamp_seconds`.
 /// A JWKS holds public keys only; its key ids are logged, never a token.
 public final class JWKSRefresher: Sendable {
     /// Fetches the JWKS body from a URL (tests inject their own; the default is URLSession with a timeout).
@@ -77,32 +77,39 @@ public final class JWKSRefresher: Sendable {
     }
 
     /// A token named `kid`, which the verifier does not know: fetches again unless a fetch for an unknown key
-    /// happened less than `unknownKeyInterval` ago. True when the keys were replaced (verify the token again).
+    /// started less than `unknownKeyInterval` ago (a fetch in flight is joined). True when the keys were replaced
+    /// (verify the token again).
     public func refreshForUnknownKey(_ kid: String) async -> Bool {
         let now = clock.now()
-        let allowed = state.withLock { state -> Bool in
-            if let last = state.lastUnknownKeyFetch, now.timeIntervalSince(last) < unknownKeyInterval.seconds, state.inFlight == nil {
-                return false
-            }
-            if state.inFlight == nil { state.lastUnknownKeyFetch = now }
+        guard let task = task(trigger: "unknown_kid", admit: { state in
+            if let last = state.lastUnknownKeyFetch, now.timeIntervalSince(last) < unknownKeyInterval.seconds { return false }
+            state.lastUnknownKeyFetch = now
             return true
-        }
-        guard allowed else {
+        }) else {
             count(trigger: "unknown_kid", result: "rate_limited")
             return false
         }
-        return await refresh(trigger: "unknown_kid")
+        return await finish(task)
     }
 
     /// Fetches now (or joins the fetch in flight); true when the keys were replaced.
     @discardableResult
     public func refresh(trigger: String) async -> Bool {
-        let task = state.withLock { state -> Task<Bool, Never> in
+        await finish(task(trigger: trigger, admit: { _ in true })!)
+    }
+
+    /// The fetch in flight, else a new one when `admit` allows it (nil: refused) — decided under one lock.
+    private func task(trigger: String, admit: (inout State) -> Bool) -> Task<Bool, Never>? {
+        state.withLock { state in
             if let running = state.inFlight { return running }
+            guard admit(&state) else { return nil }
             let task = Task { await self.fetchAndReplace(trigger: trigger) }
             state.inFlight = task
             return task
         }
+    }
+
+    private func finish(_ task: Task<Bool, Never>) async -> Bool {
         let replaced = await task.value
         state.withLock { state in if state.inFlight == task { state.inFlight = nil } }
         return replaced
@@ -111,13 +118,15 @@ public final class JWKSRefresher: Sendable {
     private func fetchAndReplace(trigger: String) async -> Bool {
         do {
             let keySet = try await Self.fetchKeySet(url, fetch: fetch)
-            try verifier.replaceKeys(keySet)
-            count(trigger: trigger, result: "ok")
+            let changed = try verifier.replaceKeys(keySet)
+            count(trigger: trigger, result: changed ? "ok" : "unchanged")
             metrics.gauge("api_jwks_keys", help: "Signing keys the api accepts").set(Double(verifier.keyIds.count))
             metrics.gauge("api_jwks_last_success_timestamp_seconds", help: "When the JWKS was last fetched and applied (Unix seconds)")
                 .set(clock.now().timeIntervalSince1970)
-            logger.info("JWKS refreshed", ["event": "jwks_refreshed", "trigger": trigger, "kids": verifier.keyIds.joined(separator: ",")])
-            return true
+            if changed {
+                logger.info("JWKS refreshed", ["event": "jwks_refreshed", "trigger": trigger, "kids": verifier.keyIds.joined(separator: ",")])
+            }
+            return changed
         } catch {
             count(trigger: trigger, result: "failed")
             logger.warning("JWKS refresh failed; the last good keys stay in use", [

@@ -18,7 +18,14 @@ import Runtime
 /// `JWKSRefresher`); replacing it forgets the cached tokens, so a token of a removed key is refused at once.
 public final class JWTVerifier: Sendable {
     public let configuration: JWTVerifierConfiguration
-    private let keys: LockedValue<[String: AsymmetricKey]>
+    /// The keys by kid, the set they came from, and a generation bumped by every replacement (a token verified with
+    /// a key that was replaced meanwhile is not cached).
+    private struct KeyState {
+        var keys: [String: AsymmetricKey]
+        var source: JSONWebKeySet
+        var generation = 0
+    }
+    private let keys: LockedValue<KeyState>
     private let clock: any WallClock
     private let cache: VerifiedTokenCache?
 
@@ -29,18 +36,27 @@ public final class JWTVerifier: Sendable {
         keySet: JSONWebKeySet, configuration: JWTVerifierConfiguration, clock: any WallClock = SystemWallClock(),
         cacheCapacity: Int = 0
     ) throws(AuthError) {
-        self.keys = LockedValue(try Self.keys(of: keySet))
+        self.keys = LockedValue(KeyState(keys: try Self.keys(of: keySet), source: keySet))
         self.configuration = configuration
         self.clock = clock
         self.cache = cacheCapacity > 0 ? VerifiedTokenCache(capacity: cacheCapacity) : nil
     }
 
-    /// Replaces the accepted keys with those of `keySet` and forgets every cached token.
+    /// Replaces the accepted keys with those of `keySet` and forgets every cached token; the same set again changes
+    /// nothing (a periodic refresh must not throw away the cache).
+    /// - Returns: false when `keySet` is the set in use.
     /// - Throws: `AuthError.invalidKey` (the keys in use stay) when a key is broken or the set has no usable key.
-    public func replaceKeys(_ keySet: JSONWebKeySet) throws(AuthError) {
+    @discardableResult
+    public func replaceKeys(_ keySet: JSONWebKeySet) throws(AuthError) -> Bool {
+        guard keys.withLock({ $0.source != keySet }) else { return false }
         let replacement = try Self.keys(of: keySet)
-        keys.withLock { $0 = replacement }
-        cache?.removeAll()
+        keys.withLock { state in
+            state.keys = replacement
+            state.source = keySet
+            state.generation += 1
+            cache?.removeAll()
+        }
+        return true
     }
 
     /// The RS256 signing keys of `keySet` by kid (non-RSA keys are skipped; a broken RSA key is an error).
@@ -61,7 +77,7 @@ public final class JWTVerifier: Sendable {
     }
 
     /// The key ids this verifier accepts.
-    public var keyIds: [String] { keys.withLock { $0.keys.sorted() } }
+    public var keyIds: [String] { keys.withLock { $0.keys.keys.sorted() } }
 
     /// Verifies `token` (without the "Bearer " prefix) and returns its user.
     /// - Throws: `AuthError` saying what was wrong (never echoing the token).
@@ -76,7 +92,9 @@ public final class JWTVerifier: Sendable {
             let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else { throw .malformed("header is not base64url JSON") }
         guard header.alg == "RS256" else { throw .unsupportedAlgorithm(header.alg) }
-        guard let kid = header.kid, let key = keys.withLock({ $0[kid] }) else { throw .unknownKey(header.kid ?? "") }
+        guard let kid = header.kid, case let (key?, generation) = keys.withLock({ ($0.keys[kid], $0.generation) }) else {
+            throw .unknownKey(header.kid ?? "")
+        }
         guard let signature = Base64URL.decode(parts[2]), !signature.isEmpty else { throw .badSignature }
         let signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
         guard key.verify(signature: signature, message: signingInput) else { throw .badSignature }
@@ -85,7 +103,14 @@ public final class JWTVerifier: Sendable {
         else { throw .malformed("payload is not base64url JSON") }
         let now = currentSecond()
         let user = try check(claims, now: now)
-        cache?.store(token, .init(user: user, notBefore: claims.nbf), now: now, leeway: configuration.leewaySeconds)
+        if let cache {
+            // Under the key lock: a replacement in between (its key may be gone) leaves the token uncached.
+            keys.withLock { state in
+                if state.generation == generation {
+                    cache.store(token, .init(user: user, notBefore: claims.nbf), now: now, leeway: configuration.leewaySeconds)
+                }
+            }
+        }
         return user
     }
 

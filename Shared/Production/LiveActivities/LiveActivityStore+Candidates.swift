@@ -72,7 +72,9 @@ extension LiveActivityStore {
     ///
     /// A channel-capable device whose match's channel in its environment is being made (`creating`, or `invalid`:
     /// lost, the manager makes it again next) waits for it, for at most `channelWait` after that channel row last
-    /// changed: started now it would go to tokens for the rest of the match. After that wait it starts on tokens.
+    /// changed: started now it would go to tokens for the rest of the match. After that wait it starts on tokens, and
+    /// at once after a create APNs left unanswered (`invalid` with "create unanswered": the row cycles while APNs is
+    /// silent, and each turn would restart the wait).
     public func forEachStartCandidate(now: Date, channelWait: Duration = .seconds(120), batchSize: Int,
                                       _ body: (ActivityStartCandidate) async throws -> Void) async throws
     {
@@ -93,7 +95,9 @@ extension LiveActivityStore {
               AND NOT (d.channel_capable AND EXISTS (
                   SELECT 1 FROM broadcast_channels pending
                   WHERE pending.match_id = m.match_id AND pending.apns_env = d.apns_env
-                    AND pending.state IN ('creating', 'invalid') AND pending.updated_at > $2))
+                    AND pending.updated_at > $2
+                    AND (pending.state = 'creating'
+                         OR (pending.state = 'invalid' AND pending.failure_reason IS DISTINCT FROM 'create unanswered'))))
             ORDER BY m.match_id, d.user_id, d.device_id
             """, [now, waitSince], batchSize: batchSize
         ) { row in

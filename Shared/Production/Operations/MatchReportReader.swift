@@ -36,7 +36,7 @@ public struct MatchReportReader: Sendable {
             report.status = try row.decode("status", as: String.self)
             report.isLive = try row.decode("is_live", as: Bool.self)
         }
-        report.followers = Int(try await database.query("SELECT count(*) FROM match_follows WHERE match_id = $1", [matchId])
+        report.followers = Int(try await database.query("SELECT count(*) FROM match_follows WHERE match_id = $1 AND (expires_at IS NULL OR expires_at > now())", [matchId])
             .first?.decode(0, as: Int64.self) ?? 0)
         report.activities = try await database.query(
             """

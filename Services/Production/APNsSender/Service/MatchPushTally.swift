@@ -10,8 +10,11 @@ import Runtime
 final class MatchPushTally: Sendable {
     let registry: MetricsRegistry
     let capacity: Int
-    private let lastSeen = LockedValue<[String: UInt64]>([:])
-    private let tick = LockedValue<UInt64>(0)
+    private struct Recent {
+        var lastSeen: [String: UInt64] = [:]
+        var tick: UInt64 = 0
+    }
+    private let recent = LockedValue(Recent())
 
     init(registry: MetricsRegistry, capacity: Int = 32) {
         self.registry = registry
@@ -21,28 +24,33 @@ final class MatchPushTally: Sendable {
     /// Counts `count` targets (or broadcasts) of `matchId` with `result`.
     func count(_ matchId: String, _ result: String, _ count: Int) {
         guard count > 0 else { return }
-        touch(matchId)
-        registry.counter("apns_sender_match_pushes_total", help: "Pushes by final answer, per recent match",
-                         labels: ["match": matchId, "result": result]).increment(by: count)
+        tracked(matchId) {
+            registry.counter("apns_sender_match_pushes_total", help: "Pushes by final answer, per recent match",
+                             labels: ["match": matchId, "result": result]).increment(by: count)
+        }
     }
 
     /// Observes the freshness of `count` accepted pushes of `matchId`.
     func freshness(_ matchId: String, seconds: Double, count: Int) {
         guard count > 0 else { return }
-        touch(matchId)
-        registry.histogram("apns_sender_match_freshness_seconds", help: "APNs acceptance minus the poll that saw the content, per recent match",
-                           labels: ["match": matchId], buckets: SenderMetrics.freshnessBuckets)
-            .observe(seconds, times: count)
+        tracked(matchId) {
+            registry.histogram("apns_sender_match_freshness_seconds", help: "APNs acceptance minus the poll that saw the content, per recent match",
+                               labels: ["match": matchId], buckets: SenderMetrics.freshnessBuckets)
+                .observe(seconds, times: count)
+        }
     }
 
-    private func touch(_ matchId: String) {
-        let now = tick.withLock { $0 += 1; return $0 }
-        let evicted = lastSeen.withLock { seen -> String? in
-            seen[matchId] = now
-            guard seen.count > capacity, let oldest = seen.min(by: { $0.value < $1.value })?.key else { return nil }
-            seen[oldest] = nil
-            return oldest
+    /// Marks `matchId` as the latest, drops the series of the least recent match beyond `capacity`, and records —
+    /// all under one lock, so an eviction never removes a series another thread is adding to.
+    private func tracked(_ matchId: String, _ record: () -> Void) {
+        recent.withLock { recent in
+            recent.tick += 1
+            recent.lastSeen[matchId] = recent.tick
+            if recent.lastSeen.count > capacity, let oldest = recent.lastSeen.min(by: { $0.value < $1.value })?.key {
+                recent.lastSeen[oldest] = nil
+                registry.removeSeries(label: "match", value: oldest)
+            }
+            record()
         }
-        if let evicted { registry.removeSeries(label: "match", value: evicted) }
     }
 }

@@ -69,6 +69,8 @@ final class RDKafkaConsumerState: Sendable {
             case .failed:
                 state.assignment = []
             }
+            // Figures of partitions no longer held are stale: one assigned again reports only its next statistics.
+            state.lag = state.lag.filter { state.assignment.contains($0.key) }
             return (state.assignment.count, rejoined)
         }
         metrics?.lag(partitionLag)
