@@ -11,7 +11,9 @@ import Testing
 @Suite struct FleetPreviewTests {
     @Test("after a wicket: the banner with the dismissal text, the timeline's rows, every device's card, an ended one badged")
     func wicketRaisesTheBannerOnTheFleetPage() async throws {
-        let harness = await Harness(devices: 3)
+        // The banner stays up for 10 minutes here: Chromium on a busy machine can take longer than iOS's few seconds
+        // to load the page (the expiry itself is tested on a manual clock below).
+        let harness = await Harness(devices: 3, bannerSeconds: 600)
         let (watcher, other) = (harness.fleet.devices[0], harness.fleet.devices[1])
         let start = Sample.state(updatedAt: 1_800_000_000)
         let token = try await harness.start(watcher, start)

@@ -129,8 +129,11 @@ enum Sample {
         return try! payload.jsonString()
     }
 
-    static func configuration(devices: Int, follow: [String] = [], channelShare: Double = 0) -> SimulatorConfiguration {
+    static func configuration(devices: Int, follow: [String] = [], channelShare: Double = 0, bannerSeconds: Double = 5)
+        -> SimulatorConfiguration
+    {
         var configuration = SimulatorConfiguration()
+        configuration.alertBannerSeconds = bannerSeconds
         configuration.deviceCount = devices
         configuration.channelShare = channelShare
         configuration.follow = follow
@@ -156,9 +159,10 @@ struct Harness {
     let fleet: DeviceFleet
     let intake: DeliveryIntake
 
-    init(devices: Int, follow: [String] = ["m1"], channelShare: Double = 0) async {
+    init(devices: Int, follow: [String] = ["m1"], channelShare: Double = 0, bannerSeconds: Double = 5) async {
         let backend = self.backend
-        fleet = DeviceFleet(configuration: Sample.configuration(devices: devices, follow: follow, channelShare: channelShare)) { _ in backend }
+        fleet = DeviceFleet(configuration: Sample.configuration(devices: devices, follow: follow, channelShare: channelShare,
+                                                                bannerSeconds: bannerSeconds)) { _ in backend }
         intake = DeliveryIntake(source: mock, fleet: fleet, batchLimit: 500, logger: Sample.logger)
         await fleet.launchAll(follow: follow, appVersion: "1.10.0", concurrency: 32, logger: Sample.logger)
     }

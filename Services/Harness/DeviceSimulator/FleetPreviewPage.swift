@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 /// `GET /preview/all[?match=ID]`: every simulated device of the run on one page, as its user sees it — the
 /// Dynamic Island (compact) and the Lock Screen card of the match's activity, the alert banner a priority-10 push
@@ -74,9 +75,7 @@ enum FleetPreviewPage {
     }
 
     /// "850 ms", "2.4 s".
-    static func age(_ milliseconds: Int64) -> String {
-        milliseconds < 1000 ? "\(max(0, milliseconds)) ms" : String(format: "%.1f s", Double(milliseconds) / 1000)
-    }
+    static func age(_ milliseconds: Int64) -> String { SecondsText.of(Double(max(0, milliseconds)) / 1000) }
 
     static let css = """
         #fleet { display: grid; grid-template-columns: repeat(auto-fill, minmax(380px, 1fr)); gap: 20px; }
