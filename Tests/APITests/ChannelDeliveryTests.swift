@@ -18,6 +18,15 @@ struct ChannelDeliveryTests {
         return id
     }
 
+    /// Registers `device` of `user` as a build that subscribes to channels (`POST /devices` must answer 200).
+    static func register(_ api: APITestHarness, user: String, device: String, os: String, environment: String = "sandbox",
+                         extra: [String: String] = [:]) async throws {
+        var body: [String: Any] = ["deviceId": device, "apnsEnvironment": environment, "appVersion": "2.0", "osVersion": os,
+                                   "supportsBroadcastChannels": true]
+        for (key, value) in extra { body[key] = value }
+        #expect(try await api.call("POST", "/devices", as: user, json: body).status == 200, "POST /devices \(device)")
+    }
+
     @Test("a device is channel-capable with iOS 18+ and a build that says so; older bodies and older systems are not")
     func capability() async throws {
         let api = try await APITestHarness.shared()
@@ -45,14 +54,8 @@ struct ChannelDeliveryTests {
         let (user, match) = (APITestHarness.unique("u"), APITestHarness.unique("m"))
         try await api.seedMatch(match, live: true)
         let channel = try await Self.channel(api, match)
-        for (device, os) in [("new", "18.1"), ("old", "17.4")] {
-            #expect(try await api.call("POST", "/devices", as: user, json: [
-                "deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "2.0", "osVersion": os, "supportsBroadcastChannels": true,
-            ]).status == 200)
-        }
-        #expect(try await api.call("POST", "/devices", as: user, json: [
-            "deviceId": "prod", "apnsEnvironment": "production", "appVersion": "2.0", "osVersion": "18.1", "supportsBroadcastChannels": true,
-        ]).status == 200)
+        for (device, os) in [("new", "18.1"), ("old", "17.4")] { try await Self.register(api, user: user, device: device, os: os) }
+        try await Self.register(api, user: user, device: "prod", os: "18.1", environment: "production")
         let capable = try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match, "deviceId": "new"])
         #expect(capable.status == 200 && capable.json["channelId"] as? String == channel, "\(capable.text)")
         #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match, "deviceId": "old"]).json["channelId"] == nil)
@@ -101,10 +104,7 @@ struct ChannelDeliveryTests {
         for device in ["a", "b", "c"] {
             let token = APITestHarness.hexToken()
             deviceTokens[device] = token
-            #expect(try await api.call("POST", "/devices", as: user, json: [
-                "deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "2.0", "pushToken": token, "osVersion": "18.2",
-                "supportsBroadcastChannels": true,
-            ]).status == 200)
+            try await Self.register(api, user: user, device: device, os: "18.2", extra: ["pushToken": token])
         }
         #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match, "deviceId": "a"]).status == 200)
         let updateToken = APITestHarness.hexToken(length: 160)
@@ -134,10 +134,7 @@ struct ChannelDeliveryTests {
         try await api.seedMatch(match, live: true)
         let channel = try await Self.channel(api, match)
         for (device, os) in [("new", "18.2"), ("old", "17.5")] {
-            #expect(try await api.call("POST", "/devices", as: user, json: [
-                "deviceId": device, "apnsEnvironment": "sandbox", "appVersion": "2.0", "osVersion": os, "supportsBroadcastChannels": true,
-                "pushToStartToken": APITestHarness.hexToken(),
-            ]).status == 200)
+            try await Self.register(api, user: user, device: device, os: os, extra: ["pushToStartToken": APITestHarness.hexToken()])
         }
         #expect(try await api.call("POST", "/user/follow/match", as: user, json: ["matchId": match]).status == 200)
         let starts = try await JobCollector.shared.wait(matchId: match, kind: .liveActivityStart, count: 2)

@@ -164,20 +164,25 @@ final class SimulatedDevice: Sendable {
     func receive(payload: String, kind: TokenKind, copyOf broadcast: String? = nil, priority: Int? = nil, acceptedAt: Int64? = nil)
         async -> Disposition
     {
-        let disposition = await apply(payload: payload, kind: kind, copyOf: broadcast)
-        record(payload: payload, kind: kind, disposition: disposition, priority: priority, acceptedAt: acceptedAt)
+        let bytes = Array(payload.utf8)
+        // A background push on the device token: the user ended the match on another device (channel activities).
+        let background = kind == .device ? await service.receiveBackgroundNotification(bytes) : false
+        let push = background ? nil : try? ActivityPush.decode(apnsPayload: bytes)
+        let disposition = await apply(push, kind: kind, background: background, copyOf: broadcast)
+        record(push, bytes: bytes.count, kind: kind, background: background, disposition: disposition, priority: priority,
+               acceptedAt: acceptedAt)
         return disposition
     }
 
     /// Adds the push to the timeline; a priority-10 push with an alert raises the banner.
-    private func record(payload: String, kind: TokenKind, disposition: Disposition, priority: Int?, acceptedAt: Int64?) {
-        let push = try? ActivityPush.decode(apnsPayload: Array(payload.utf8))
+    private func record(_ push: ActivityPush?, bytes: Int, kind: TokenKind, background: Bool, disposition: Disposition, priority: Int?,
+                        acceptedAt: Int64?) {
         let now = Int64(clock.now().timeIntervalSince1970 * 1000)
         let name: String = switch disposition {
         case .started: "start"
         case .startRefused: "refused start"
         case .ignored: "ignored"
-        case .other: kind == .device && push == nil && payload.contains("activity-end") ? "background end" : "alert"
+        case .other: background ? "background end" : "alert"
         case .applied: push?.event.rawValue ?? "update"
         }
         let via: String = switch kind {
@@ -187,7 +192,7 @@ final class SimulatedDevice: Sendable {
         case .device: "device"
         }
         let entry = PushRecord(
-            kind: name, via: via, priority: priority, bytes: payload.utf8.count,
+            kind: name, via: via, priority: priority, bytes: bytes,
             ageMs: push.flatMap { push in acceptedAt.map { $0 - push.timestamp * 1000 } }, at: now,
             alertTitle: push?.alert?.title, alertBody: push?.alert?.body)
         stats.withLock { stats in
@@ -199,15 +204,16 @@ final class SimulatedDevice: Sendable {
         }
     }
 
-    private func apply(payload: String, kind: TokenKind, copyOf broadcast: String?) async -> Disposition {
+    /// What the push does to the device: `push` is the decoded Live Activity push (nil: not one), `background` a
+    /// background end the notification handling already applied.
+    private func apply(_ push: ActivityPush?, kind: TokenKind, background: Bool, copyOf broadcast: String?) async -> Disposition {
         if kind == .channel {
             stats.withLock { stats in
                 stats.channelCopies += 1
                 if let broadcast, !stats.copiesSeen.insert(broadcast).inserted { stats.repeatedChannelCopies += 1 }
             }
         }
-        // A background push on the device token: the user ended the match on another device (channel activities).
-        if kind == .device, await service.receiveBackgroundNotification(Array(payload.utf8)) {
+        if background {
             stats.withLock { stats in
                 stats.pushes += 1
                 stats.other += 1
@@ -215,7 +221,7 @@ final class SimulatedDevice: Sendable {
             }
             return .other
         }
-        guard let push = try? ActivityPush.decode(apnsPayload: Array(payload.utf8)) else {
+        guard let push else {
             stats.withLock { stats in
                 stats.pushes += 1
                 stats.other += 1

@@ -51,7 +51,7 @@ struct CommandLineTool {
         case "migrate": try await migrate()
         case "lag": try await lag(arguments.dropFirst())
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
-        case "match": try await MatchCommand(console: console, environment: environment).run(arguments.dropFirst())
+        case "match": try await MatchCommand(console: console, environment: environment, admin: try? admin()).run(arguments.dropFirst())
         case "version": version()
         case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
         case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()

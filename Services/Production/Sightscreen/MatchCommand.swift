@@ -11,6 +11,8 @@ import Runtime
 struct MatchCommand {
     let console: Console
     let environment: EnvironmentReader
+    /// The broker admin client of `sightscreen` (nil: lag is reported unavailable).
+    let admin: KafkaAdmin?
 
     func run(_ arguments: ArraySlice<String>) async throws {
         var json = false
@@ -25,10 +27,6 @@ struct MatchCommand {
         guard let matchId, !matchId.isEmpty else { throw UsageError(message: "usage: sightscreen match ID [--json]") }
         let logger = Logger(label: "sightscreen", minimumLevel: .error)
         let database = PostgresClient(configuration: try PostgresConfiguration.fromEnvironment(environment), logger: logger)
-        try KafkaLibrary.requireMinimumVersion()
-        let admin = try? KafkaAdmin(
-            configuration: KafkaAdminConfiguration(bootstrapServers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092")),
-            logger: logger)
         let urls = MatchReportReader.senderMetricsURLs(environment.string("SIGHTSCREEN_METRICS_URLS", default: "http://127.0.0.1:8084/metrics"))
         let outcome: Result<MatchReport, any Error>
         do {

@@ -20,19 +20,6 @@ public final class JWKSRefresher: Sendable {
     /// Fetches the JWKS body from a URL (tests inject their own; the default is URLSession with a timeout).
     public typealias Fetch = @Sendable (URL) async throws -> Data
 
-    /// Why a fetch failed.
-    public enum FetchError: Error, CustomStringConvertible, Equatable {
-        case status(url: String, status: Int)
-        case notHTTP(url: String)
-
-        public var description: String {
-            switch self {
-            case .status(let url, let status): "GET \(url) answered HTTP \(status)"
-            case .notHTTP(let url): "GET \(url) got no HTTP answer"
-            }
-        }
-    }
-
     public let url: URL
     public let interval: Duration
     public let unknownKeyInterval: Duration
@@ -62,7 +49,7 @@ public final class JWKSRefresher: Sendable {
     }
 
     /// The key set at `url`, fetched once (the api's start when it has no other keys).
-    /// - Throws: `FetchError`, a transport error, or `AuthError.invalidKey` for a body that is not a key set.
+    /// - Throws: `HTTPFetchError`, a transport error, or `AuthError.invalidKey` for a body that is not a key set.
     public static func fetchKeySet(_ url: URL, fetch: Fetch? = nil) async throws -> JSONWebKeySet {
         let data = try await (fetch ?? urlSessionFetch)(url)
         return try JSONWebKeySet(json: String(decoding: data, as: UTF8.self))
@@ -141,12 +128,5 @@ public final class JWKSRefresher: Sendable {
             .increment()
     }
 
-    private static let urlSessionFetch: Fetch = { url in
-        var request = URLRequest(url: url, timeoutInterval: 5)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: request)
-        guard let http = response as? HTTPURLResponse else { throw FetchError.notHTTP(url: url.absoluteString) }
-        guard http.statusCode == 200 else { throw FetchError.status(url: url.absoluteString, status: http.statusCode) }
-        return data
-    }
+    private static let urlSessionFetch: Fetch = { url in try await URLSession.shared.fetch(url, timeout: 5, accept: "application/json") }
 }

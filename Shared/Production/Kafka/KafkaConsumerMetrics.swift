@@ -61,12 +61,11 @@ public struct KafkaConsumerMetrics: Sendable {
     func lag(_ held: [KafkaPartitionLag]) {
         let now = Set(held.map(\.topicPartition))
         let gone = reported.withLock { reported in
-            defer { reported.formUnion(now) }
+            defer { reported = now }
             return reported.subtracting(now)
         }
         for entry in held { lagGauge(entry.topic, entry.partition).set(Double(entry.lag)) }
         for partition in gone { lagGauge(partition.topic, partition.partition).set(0) }
-        reported.withLock { $0.subtract(gone) }
     }
 
     private func lagGauge(_ topic: String, _ partition: Int32) -> Gauge {

@@ -43,13 +43,6 @@ public struct MatchReport: Codable, Sendable, Equatable {
         public var unreachable: [String]
     }
 
-    /// A consumer group's lag on one topic (the broker's figure).
-    public struct Lag: Codable, Sendable, Equatable {
-        public var group: String
-        public var topic: String
-        public var lag: Int64
-    }
-
     public var matchId: String
     public var title: String?
     public var status: String?
@@ -59,7 +52,7 @@ public struct MatchReport: Codable, Sendable, Equatable {
     public var lastEvent: LastEvent?
     public var channels: [Channel]
     public var pushes: Pushes?
-    public var lag: [Lag]
+    public var lag: [ServiceGroupLag]
     /// Why lag could not be read, else nil.
     public var lagError: String?
 

@@ -1,4 +1,3 @@
-import Contracts
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -64,7 +63,7 @@ public struct MatchReportReader: Sendable {
                                 generation: Int(try row.decode("generation", as: Int32.self)))
         }
         report.pushes = await pushes(matchId)
-        (report.lag, report.lagError) = await lag()
+        (report.lag, report.lagError) = await ServiceGroupLag.read(admin)
         return report
     }
 
@@ -90,30 +89,10 @@ public struct MatchReportReader: Sendable {
         return pushes
     }
 
-    func lag() async -> ([MatchReport.Lag], String?) {
-        guard let admin else { return ([], "no Kafka admin client") }
-        var result: [MatchReport.Lag] = []
-        do {
-            for (group, topics) in ServiceConsumerGroups.all {
-                for topic in topics {
-                    let partitions = try await admin.lag(group: group, topics: [topic.name], timeout: .seconds(3))
-                    result.append(MatchReport.Lag(group: group, topic: topic.name, lag: partitions.reduce(0) { $0 + $1.lag }))
-                }
-            }
-        } catch {
-            return (result, String(describing: error))
-        }
-        return (result, nil)
-    }
-
     /// `SIGHTSCREEN_METRICS_URLS`: comma-separated apns-sender `/metrics` URLs.
     public static func senderMetricsURLs(_ text: String?) -> [URL] {
         (text ?? "").split(separator: ",").compactMap { URL(string: $0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    private static let urlSessionScrape: Scrape = { url in
-        let (data, response) = try await URLSession.shared.dataIgnoringCancellation(for: URLRequest(url: url, timeoutInterval: 3))
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-        return String(decoding: data, as: UTF8.self)
-    }
+    private static let urlSessionScrape: Scrape = { url in String(decoding: try await URLSession.shared.fetch(url, timeout: 3), as: UTF8.self) }
 }

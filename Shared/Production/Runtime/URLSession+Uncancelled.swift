@@ -14,3 +14,29 @@ extension URLSession {
         return try await task.value
     }
 }
+
+/// Why `URLSession.fetch` got no body.
+public enum HTTPFetchError: Error, CustomStringConvertible, Equatable {
+    case status(url: String, status: Int)
+    case notHTTP(url: String)
+
+    public var description: String {
+        switch self {
+        case .status(let url, let status): "GET \(url) answered HTTP \(status)"
+        case .notHTTP(let url): "GET \(url) got no HTTP answer"
+        }
+    }
+}
+
+extension URLSession {
+    /// The body of `GET url` when it answers 200 (through `dataIgnoringCancellation`).
+    /// - Throws: `HTTPFetchError` for another status, or the transport's error.
+    public func fetch(_ url: URL, timeout: TimeInterval, accept: String? = nil) async throws -> Data {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
+        let (data, response) = try await dataIgnoringCancellation(for: request)
+        guard let http = response as? HTTPURLResponse else { throw HTTPFetchError.notHTTP(url: url.absoluteString) }
+        guard http.statusCode == 200 else { throw HTTPFetchError.status(url: url.absoluteString, status: http.statusCode) }
+        return data
+    }
+}
