@@ -74,7 +74,7 @@ var productionLibraries: [Target] {[
     shared("HTTPServer", ["CMicroHTTPD", "Runtime"]),
     shared("Kafka", ["CRdKafka", "Runtime"]),
     shared("Postgres", ["CLibPQ", "Runtime"]),
-    shared("ServiceKit", ["Runtime", "HTTPServer"]),
+    shared("ServiceKit", ["Runtime", "HTTPServer", "Kafka"]),
     shared("FastJSON", ["Runtime"]),
     shared("Contracts", ["FastJSON", "Runtime"]),
     shared("FanOut", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),

@@ -47,8 +47,8 @@ final class SenderHarness: Sendable {
             production: .local(port: mock.port), sandbox: .local(port: mock.port), caFile: SenderFixtures.certificate.certificateFile,
             connections: connections, maxStreams: 1000, requestTimeout: .seconds(5), maxInFlightJobs: maxJobs, retry: retry,
             groupID: SenderFixtures.unique("sender-group"), jobsTopic: jobs, tokenInvalidTopic: invalid, deadTopic: dead,
-            lagInterval: .seconds(1), shutdownGrace: grace,
-            infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
+            shutdownGrace: grace, infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
+        configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
         configuration.deadLetterTopic = deadLetter
         configuration.maxWaitingJobs = maxWaitingJobs
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)

@@ -42,7 +42,7 @@ struct CoordinatorTests {
         configuration.tokenInvalidGroup = TestSupport.unique("la-invalid-group")
         configuration.fanOut.topic = jobsTopic
         configuration.coalesceWait = .milliseconds(1500)
-        configuration.lagInterval = .seconds(1)
+        configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
         let registry = MetricsRegistry()
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
         let running = Task { try await coordinator.run() }

@@ -69,7 +69,7 @@ struct DeadPushRedriveTests {
             _ = try await producer.send(topic: deadTopic, key: Array("job-\(index)".utf8), value: value)
         }
         func redriver(_ group: String, dryRun: Bool = false) -> DeadPushRedriver {
-            var redriver = DeadPushRedriver(brokers: TestSupport.brokers, group: group, clock: clock, logger: TestSupport.quiet)
+            var redriver = DeadPushRedriver(cluster: KafkaCluster(bootstrapServers: TestSupport.brokers), group: group, clock: clock, logger: TestSupport.quiet)
             redriver.deadTopic = deadTopic
             redriver.jobsTopic = jobsTopic
             redriver.shards = 8

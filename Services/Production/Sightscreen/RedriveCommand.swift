@@ -27,7 +27,7 @@ struct RedriveCommand {
         }
         try KafkaLibrary.requireMinimumVersion()
         var redriver = DeadPushRedriver(
-            brokers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092"), group: group,
+            cluster: try KafkaCluster(environment), group: group,
             logger: Logger(label: "sightscreen", minimumLevel: .warning))
         redriver.shards = try environment.int("PUSH_SHARDS", default: redriver.shards, in: 1...4096)
         redriver.includePermanent = includePermanent

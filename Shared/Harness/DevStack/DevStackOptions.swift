@@ -94,12 +94,13 @@ public struct DevStackOptions: Sendable, Equatable {
     public var matchFile: URL { cricsheetDirectory.appendingPathComponent("\(matchId).json") }
 
     /// The variables passed through from this process: PATH, HOME, TMPDIR, LD_LIBRARY_PATH, LANG, and
-    /// the Kafka session timings of scripts/env.
+    /// every `KAFKA_*` setting but the brokers (the session timings of scripts/env, the security settings and
+    /// pass-through properties of a real cluster: `KafkaCluster`).
     public static func inheritedEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
-        let names = ["PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ",
-                     "KAFKA_SESSION_TIMEOUT_MS", "KAFKA_HEARTBEAT_INTERVAL_MS"]
+        let names = ["PATH", "HOME", "TMPDIR", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "TZ"]
         var result: [String: String] = [:]
         for name in names { if let value = environment[name] { result[name] = value } }
+        for (name, value) in environment where name.hasPrefix("KAFKA_") && name != "KAFKA_BROKERS" { result[name] = value }
         result["KAFKA_SESSION_TIMEOUT_MS"] = result["KAFKA_SESSION_TIMEOUT_MS"] ?? "6000"
         result["KAFKA_HEARTBEAT_INTERVAL_MS"] = result["KAFKA_HEARTBEAT_INTERVAL_MS"] ?? "500"
         return result

@@ -27,7 +27,7 @@ public struct DeadPushRedriver: Sendable {
         }
     }
 
-    public var brokers: String
+    public var cluster: KafkaCluster
     public var group: String
     public var deadTopic = Topic.dead.name
     public var jobsTopic = Topic.pushJobs.name
@@ -42,8 +42,8 @@ public struct DeadPushRedriver: Sendable {
     public let clock: any WallClock
     public let logger: Logger
 
-    public init(brokers: String, group: String, clock: any WallClock = SystemWallClock(), logger: Logger) {
-        self.brokers = brokers
+    public init(cluster: KafkaCluster, group: String, clock: any WallClock = SystemWallClock(), logger: Logger) {
+        self.cluster = cluster
         self.group = group
         self.clock = clock
         self.logger = logger
@@ -54,7 +54,7 @@ public struct DeadPushRedriver: Sendable {
     ///   committed then; a rerun tries again) or the commit fails.
     public func run() async throws -> Report {
         var consumerConfiguration = KafkaConsumerConfiguration(
-            bootstrapServers: brokers, clientId: "sightscreen-redrive", groupId: group, topics: [deadTopic])
+            cluster: cluster, clientId: "sightscreen-redrive", groupId: group, topics: [deadTopic])
         consumerConfiguration.autoOffsetReset = .earliest
         consumerConfiguration.sessionTimeout = .seconds(10)
         consumerConfiguration.heartbeatInterval = .seconds(1)
@@ -94,7 +94,7 @@ public struct DeadPushRedriver: Sendable {
         guard !dryRun else { return report }
         if !jobs.isEmpty {
             let producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: brokers, clientId: "sightscreen-redrive"), logger: logger)
+                configuration: KafkaProducerConfiguration(cluster: cluster, clientId: "sightscreen-redrive"), logger: logger)
             let results = await producer.sendAll(jobs)
             try? await producer.shutdown(timeout: .seconds(5))
             for result in results { _ = try result.get() }

@@ -10,17 +10,66 @@ import Runtime
 ///   end offset. It is exact only when every batch holds one record (produce and await each
 ///   delivery before the next, or `linger.ms=0` + `batch.num.messages=1`). On Apache Kafka it is
 ///   exact. Services report lag from ``KafkaConsumer/partitionLag`` (fetch high watermark) instead.
+///
+/// Group reads (``committedOffsets(group:topics:timeout:)``, ``lag(group:topics:timeout:)``,
+/// ``describeGroup(_:timeout:)``) go through a consumer handle of the group's own (made on first use, kept, never
+/// subscribed: it joins nothing) and `rd_kafka_list_groups`, not through librdkafka's admin coordinator requests,
+/// which can crash the process when a broker connection drops mid-request (see `RDKafkaGroupOps`). So an operator
+/// polling lag during a broker failure cannot take the process down.
 public final class KafkaAdmin: Sendable {
     private let client: RDKafkaClient
     private let queue: DispatchQueue
     private let logger: Logger
+    private let configuration: KafkaAdminConfiguration
+    private let context: RDKafkaCallbackContext
+    /// One consumer handle per group read so far; touched only on `queue`.
+    private let groupReaders = LockedValue<[String: RDKafkaClient]>([:])
 
     /// Creates the admin client (no connection is made until the first call).
     public init(configuration: KafkaAdminConfiguration, logger: Logger) throws {
         self.logger = logger
+        self.configuration = configuration
         let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"))
+        self.context = context
         client = try RDKafkaClient(kind: .producer, properties: configuration.librdkafkaProperties, context: context)
         queue = DispatchQueue(label: "kafka.admin.\(configuration.clientId)")
+    }
+
+    /// Succeeds when a broker answers a metadata request within `timeout`; otherwise says why in terms of the settings
+    /// to change: SASL refused, TLS failed, or nobody answered.
+    /// - Throws: ``KafkaConnectionError``.
+    public func verifyConnection(timeout: Duration = .seconds(10)) async throws(KafkaConnectionError) {
+        let milliseconds = timeout.timeoutMilliseconds
+        let brokers = configuration.cluster.bootstrapServers
+        do {
+            try await BlockingCalls.run(on: queue) { [client] in try client.brokerRoundTrip(timeoutMs: milliseconds) }
+        } catch {
+            let failure = context.securityFailure.withLock { $0 }
+            if let failure, failure.contains("SASL") || failure.contains("uthentication") || failure.contains("OAUTHBEARER") {
+                throw .authentication(brokers: brokers, detail: failure)
+            }
+            if let failure { throw .tls(brokers: brokers, detail: failure) }
+            throw .unreachable(brokers: brokers, detail: String(describing: error))
+        }
+    }
+
+    /// The consumer handle that reads `group`'s offsets (call on `queue`).
+    private func reader(for group: String) throws -> RDKafkaClient {
+        if let reader = groupReaders.withLock({ $0[group] }) { return reader }
+        var properties = configuration.librdkafkaProperties
+        properties["group.id"] = group
+        properties["enable.auto.commit"] = "false"
+        properties["enable.auto.offset.store"] = "false"
+        let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"))
+        let reader = try RDKafkaClient(kind: .consumer, properties: properties, context: context, closesConsumer: false)
+        groupReaders.withLock { $0[group] = reader }
+        return reader
+    }
+
+    /// The group's state and member count from its coordinator (`Empty` with 0 members: nobody consumes).
+    public func describeGroup(_ group: String, timeout: Duration = .seconds(5)) async throws -> KafkaGroupDescription {
+        let milliseconds = timeout.timeoutMilliseconds
+        return try await BlockingCalls.run(on: queue) { [client] in try client.describeGroup(group, timeoutMs: milliseconds) }
     }
 
     /// Creates the topics that do not exist yet (an existing topic is not an error), then waits
@@ -37,7 +86,8 @@ public final class KafkaAdmin: Sendable {
             case .some(.some(let error)):
                 throw error
             default:
-                logger.info("topic created", ["topic": spec.name, "partitions": String(spec.partitions)])
+                logger.info("topic created", ["topic": spec.name, "partitions": String(spec.partitions),
+                                              "replication": String(spec.replicationFactor)])
             }
         }
         try await waitForTopics(specs.map(\.name), timeout: timeout)
@@ -61,6 +111,33 @@ public final class KafkaAdmin: Sendable {
         return try await BlockingCalls.run(on: queue) { [client] in try client.topicMetadata(timeoutMs: milliseconds) }
     }
 
+    /// The brokers, and every topic with its partitions' replication.
+    public func clusterMetadata(timeout: Duration = .seconds(5)) async throws -> KafkaClusterMetadata {
+        let milliseconds = timeout.timeoutMilliseconds
+        return try await BlockingCalls.run(on: queue) { [client] in try client.clusterMetadata(timeoutMs: milliseconds) }
+    }
+
+    /// The configs set on each of `topics` (not the broker defaults), by topic.
+    public func topicOverrides(_ topics: [String], timeout: Duration = .seconds(10)) async throws -> [String: [String: String]] {
+        guard !topics.isEmpty else { return [:] }
+        let milliseconds = timeout.timeoutMilliseconds
+        return try await BlockingCalls.run(on: queue) { [client] in try client.topicOverrides(topics, timeoutMs: milliseconds) }
+    }
+
+    /// Applies one planned change (``KafkaTopicReconciliation``).
+    public func apply(_ change: KafkaTopicReconciliation.Change, timeout: Duration = .seconds(30)) async throws {
+        switch change {
+        case .create(let spec):
+            try await createTopics([spec], timeout: timeout)
+        case .addPartitions(let topic, _, let to):
+            let milliseconds = timeout.timeoutMilliseconds
+            try await BlockingCalls.run(on: queue) { [client] in try client.createPartitions(topic, total: to, timeoutMs: milliseconds) }
+        case .setConfigs(let topic, let overrides, _):
+            let milliseconds = timeout.timeoutMilliseconds
+            try await BlockingCalls.run(on: queue) { [client] in try client.replaceTopicOverrides(topic, config: overrides, timeoutMs: milliseconds) }
+        }
+    }
+
     /// One topic's description, or nil when the broker does not know it.
     public func describeTopic(_ name: String, timeout: Duration = .seconds(5)) async throws -> KafkaTopicDescription? {
         try await listTopics(timeout: timeout).first { $0.name == name }
@@ -68,30 +145,46 @@ public final class KafkaAdmin: Sendable {
 
     /// The group's committed next-offset per partition of `topics` (partitions without a commit are absent).
     public func committedOffsets(group: String, topics: [String], timeout: Duration = .seconds(5)) async throws -> [KafkaTopicPartition: Int64] {
-        let partitions = try await partitions(of: topics, timeout: timeout)
         let milliseconds = timeout.timeoutMilliseconds
-        return try await BlockingCalls.run(on: queue) { [client] in
-            try client.committedOffsets(group: group, partitions: partitions, timeoutMs: milliseconds)
+        return try await BlockingCalls.run(on: queue) { [self] in
+            try reader(for: group).committed(try partitionsNow(of: topics, timeoutMs: milliseconds), timeoutMs: milliseconds)
         }
     }
 
     /// Low and high watermark per partition of `topics`, from ListOffsets (see the Tansu note above).
     public func highWatermarks(topics: [String], timeout: Duration = .seconds(5)) async throws -> [KafkaTopicPartition: KafkaWatermarks] {
-        let partitions = try await partitions(of: topics, timeout: timeout)
         let milliseconds = timeout.timeoutMilliseconds
-        return try await BlockingCalls.run(on: queue) { [client] in
-            var result: [KafkaTopicPartition: KafkaWatermarks] = [:]
-            for partition in partitions { let (low, high) = try client.watermarks(of: partition, timeoutMs: milliseconds)
-                result[partition] = KafkaWatermarks(low: low, high: high) }
-            return result
+        return try await BlockingCalls.run(on: queue) { [self] in
+            try watermarksNow(try partitionsNow(of: topics, timeoutMs: milliseconds), timeoutMs: milliseconds)
         }
     }
 
-    /// The group's lag on every partition of `topics`: end offset − committed offset (or − low
-    /// watermark where the group never committed), sorted by topic and partition.
+    /// The group's lag on every partition of `topics` as the broker sees it (as KEDA and Burrow read it): end offset −
+    /// committed offset (or − low watermark where the group never committed), sorted by topic and partition.
     public func lag(group: String, topics: [String], timeout: Duration = .seconds(5)) async throws -> [KafkaPartitionLag] {
-        let committed = try await committedOffsets(group: group, topics: topics, timeout: timeout)
-        let watermarks = try await highWatermarks(topics: topics, timeout: timeout)
+        let milliseconds = timeout.timeoutMilliseconds
+        return try await BlockingCalls.run(on: queue) { [self] in try lagNow(group: group, topics: topics, timeoutMs: milliseconds) }
+    }
+
+    /// Reads the group's lag (and its state, where the broker describes groups) on this admin's queue without suspending anyone, then calls `completion` there.
+    /// For code that must not wait (a consumer's poll path).
+    func sample(group: String, topics: [String], timeout: Duration,
+                completion: @escaping @Sendable (Result<(lag: [KafkaPartitionLag], group: KafkaGroupDescription?), any Error>) -> Void) {
+        let milliseconds = timeout.timeoutMilliseconds
+        queue.async { [self] in
+            completion(Result {
+                let lag = try lagNow(group: group, topics: topics, timeoutMs: milliseconds)
+                // A broker that does not describe groups (Tansu) leaves the group nil: the commits alone decide.
+                return (lag, try? client.describeGroup(group, timeoutMs: milliseconds))
+            })
+        }
+    }
+
+    /// Blocking; on `queue` only.
+    private func lagNow(group: String, topics: [String], timeoutMs: Int32) throws -> [KafkaPartitionLag] {
+        let partitions = try partitionsNow(of: topics, timeoutMs: timeoutMs)
+        let committed = try reader(for: group).committed(partitions, timeoutMs: timeoutMs)
+        let watermarks = try watermarksNow(partitions, timeoutMs: timeoutMs)
         return watermarks.keys.sorted().map { partition in
             let marks = watermarks[partition]!
             let offset = committed[partition]
@@ -100,8 +193,19 @@ public final class KafkaAdmin: Sendable {
         }
     }
 
-    private func partitions(of topics: [String], timeout: Duration) async throws -> [KafkaTopicPartition] {
-        let known = try await listTopics(timeout: timeout)
+    /// Blocking; on `queue` only.
+    private func watermarksNow(_ partitions: [KafkaTopicPartition], timeoutMs: Int32) throws -> [KafkaTopicPartition: KafkaWatermarks] {
+        var result: [KafkaTopicPartition: KafkaWatermarks] = [:]
+        for partition in partitions {
+            let (low, high) = try client.watermarks(of: partition, timeoutMs: timeoutMs)
+            result[partition] = KafkaWatermarks(low: low, high: high)
+        }
+        return result
+    }
+
+    /// Blocking; on `queue` only.
+    private func partitionsNow(of topics: [String], timeoutMs: Int32) throws -> [KafkaTopicPartition] {
+        let known = try client.topicMetadata(timeoutMs: timeoutMs)
         return try topics.flatMap { name -> [KafkaTopicPartition] in
             guard let topic = known.first(where: { $0.name == name }) else {
                 throw KafkaError(code: 3, name: "UNKNOWN_TOPIC_OR_PART", message: "the broker does not know this topic",

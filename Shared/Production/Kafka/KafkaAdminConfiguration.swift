@@ -1,20 +1,30 @@
 /// Settings for a ``KafkaAdmin`` client.
 public struct KafkaAdminConfiguration: Sendable {
+    /// The brokers and how to reach them (security, pass-through properties).
+    public var cluster: KafkaCluster
     /// Comma-separated `host:port` list, e.g. `127.0.0.1:19092`.
-    public var bootstrapServers: String
+    public var bootstrapServers: String {
+        get { cluster.bootstrapServers }
+        set { cluster.bootstrapServers = newValue }
+    }
     /// Client id shown in broker logs and metrics.
     public var clientId: String
     /// Raw librdkafka properties applied last.
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String = "sightscreen-admin") {
-        self.bootstrapServers = bootstrapServers
+    public init(cluster: KafkaCluster, clientId: String = "sightscreen-admin") {
+        self.cluster = cluster
         self.clientId = clientId
+    }
+
+    public init(bootstrapServers: String, clientId: String = "sightscreen-admin") {
+        self.init(cluster: KafkaCluster(bootstrapServers: bootstrapServers), clientId: clientId)
     }
 
     /// The librdkafka properties this configuration stands for.
     var librdkafkaProperties: [String: String] {
-        var properties = ["bootstrap.servers": bootstrapServers, "client.id": clientId]
+        var properties = cluster.librdkafkaProperties
+        properties["client.id"] = clientId
         properties.merge(additional) { _, new in new }
         return properties
     }

@@ -8,19 +8,30 @@ import Runtime
 /// this consumer's own serial queue, commits on a second one, never on Swift's cooperative pool.
 /// Call ``close()`` to leave the group cleanly; dropping the consumer without it closes it in deinit
 /// (blocking that thread).
+///
+/// Every poll also feeds a ``KafkaMembershipWatch`` (when `configuration.strandedAfter` is set): while the member
+/// holds no partitions, its group's lag and state are read from the broker (``KafkaAdmin``'s group reads, on that
+/// admin's own queue, never delaying the poll) and exported as `kafka_group_lag`; a member found stranded is
+/// reported not ready by ``checkBroker(timeout:)`` and its librdkafka client is replaced by a new one that
+/// subscribes again (`kafka_consumer_rebuilt_total`), on the poll queue, before the next poll.
 public final class KafkaConsumer: Sendable {
-    /// Each queued block captures the client, so it outlives every blocking call in flight.
-    private let client: RDKafkaClient
+    /// The current librdkafka client; replaced only on the poll queue by a rebuild. Each queued block reads it
+    /// once and keeps that client alive for its blocking call.
+    private let current: LockedValue<RDKafkaClient>
     private let state: RDKafkaConsumerState
+    private let context: RDKafkaCallbackContext
     private let pollQueue: DispatchQueue
     private let commitQueue: DispatchQueue
     /// Broker probes (``checkBroker(timeout:)``), apart from polls and commits.
     private let probeQueue: DispatchQueue
     private let logger: Logger
+    private let guardian: KafkaMembershipGuardian?
     /// The group-health figures, when a registry was given.
     public let metrics: KafkaConsumerMetrics?
     /// The configuration this consumer was created with.
     public let configuration: KafkaConsumerConfiguration
+
+    private var client: RDKafkaClient { current.withLock { $0 } }
 
     /// Creates the consumer and subscribes to `configuration.topics`.
     ///
@@ -36,11 +47,15 @@ public final class KafkaConsumer: Sendable {
         let metrics = metrics.map { KafkaConsumerMetrics(registry: $0, group: configuration.groupId) }
         self.metrics = metrics
         state = RDKafkaConsumerState(logger: logger, groupId: configuration.groupId, metrics: metrics, onRebalance: onRebalance)
-        let context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), consumer: state)
-        client = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
+        context = RDKafkaCallbackContext(logger: logger.child("librdkafka"), consumer: state)
+        let client = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
+        current = LockedValue(client)
         pollQueue = DispatchQueue(label: "kafka.consumer.poll.\(configuration.groupId)")
         commitQueue = DispatchQueue(label: "kafka.consumer.commit.\(configuration.groupId)")
         probeQueue = DispatchQueue(label: "kafka.consumer.probe.\(configuration.groupId)")
+        guardian = configuration.strandedAfter.map {
+            KafkaMembershipGuardian(configuration: configuration, bound: $0, logger: logger, metrics: metrics)
+        }
         try client.subscribe(configuration.topics)
         logger.info("kafka consumer subscribed", [
             "client": client.name, "group": configuration.groupId, "topics": configuration.topics.joined(separator: ","),
@@ -54,9 +69,37 @@ public final class KafkaConsumer: Sendable {
     /// - Throws: ``KafkaError`` when the consumer is closed or hit a fatal error.
     public func poll(timeout: Duration = .milliseconds(250)) async throws -> KafkaMessage? {
         let milliseconds = timeout.timeoutMilliseconds
-        return try await BlockingCalls.run(on: pollQueue) { [client, state, logger] () throws -> KafkaMessage? in
+        let message = try await BlockingCalls.run(on: pollQueue) { [self] () throws -> KafkaMessage? in
             guard !state.isClosed else { throw KafkaError.closed("poll") }
+            if let reason = guardian?.takeRebuild() { rebuild(reason: reason) }
             return try client.consumerPoll(timeoutMs: milliseconds, logger: logger)
+        }
+        guardian?.observe(holdsPartitions: !state.assignment.isEmpty)
+        return message
+    }
+
+    /// Replaces the librdkafka client with a new one that subscribes again. On the poll queue only. The old one is
+    /// destroyed without its consumer close (its coordinator may not answer); its partitions, if any, are reported
+    /// lost so that work taken from them is dropped.
+    private func rebuild(reason: String) {
+        let old = client
+        logger.error("rebuilding the consumer: it is stranded outside its group", [
+            "group": configuration.groupId, "client": old.name, "reason": reason,
+        ])
+        state.abandonAssignment(client: old.name)
+        do {
+            let fresh = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
+            try fresh.subscribe(configuration.topics)
+            old.abandonWithoutClose()
+            current.withLock { $0 = fresh }
+            metrics?.rebuilt()
+            guardian?.rebuilt(failed: false)
+            logger.info("kafka consumer rebuilt and subscribed", ["group": configuration.groupId, "client": fresh.name])
+        } catch {
+            guardian?.rebuilt(failed: true)
+            logger.error("rebuilding the consumer failed; the next poll tries again", [
+                "group": configuration.groupId, "error": String(describing: error),
+            ])
         }
     }
 
@@ -79,7 +122,7 @@ public final class KafkaConsumer: Sendable {
     public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) async throws {
         guard !nextOffsets.isEmpty else { return }
         do {
-            try await BlockingCalls.run(on: commitQueue) { [client, state] in
+            try await BlockingCalls.run(on: commitQueue) { [self] in
                 guard !state.isClosed else { throw KafkaError.closed("commit") }
                 try client.commit(nextOffsets)
             }
@@ -103,11 +146,16 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Succeeds when a broker answers a metadata request within `timeout` (a paused broker keeps
-    /// its connections open, so only an answer counts). For readiness probes.
-    /// - Throws: ``KafkaError`` (`_TIMED_OUT`, `_TRANSPORT`, …).
+    /// its connections open, so only an answer counts) and this member is not stranded outside its group
+    /// (``KafkaMembershipWatch``). For readiness probes.
+    /// - Throws: ``KafkaError`` (`_TIMED_OUT`, `_TRANSPORT`, …; `_STATE` for a stranded member).
     public func checkBroker(timeout: Duration = .seconds(2)) async throws {
+        if let stranded = guardian?.strandedReason {
+            throw KafkaError(code: KafkaError.stateCode, name: "_STATE", message: stranded,
+                             operation: "stay a member of group \(configuration.groupId)")
+        }
         let milliseconds = timeout.timeoutMilliseconds
-        try await BlockingCalls.run(on: probeQueue) { [client] in
+        try await BlockingCalls.run(on: probeQueue) { [self] in
             try client.brokerRoundTrip(timeoutMs: milliseconds)
         }
     }
@@ -130,10 +178,11 @@ public final class KafkaConsumer: Sendable {
 
     /// Leaves the group cleanly (revokes the assignment, reported through `onRebalance`). Idempotent.
     public func close() async throws {
-        try await BlockingCalls.run(on: pollQueue) { [client, state] in
+        try await BlockingCalls.run(on: pollQueue) { [self] in
             guard state.markClosed() else { return }
             try client.closeConsumer()
         }
+        guardian?.close()
         logger.info("kafka consumer closed", ["client": client.name, "group": configuration.groupId])
     }
 }

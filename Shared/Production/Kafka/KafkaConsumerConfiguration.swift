@@ -11,8 +11,13 @@ public enum KafkaOffsetReset: String, Sendable {
 /// Offsets are never committed or stored automatically (`enable.auto.commit=false`,
 /// `enable.auto.offset.store=false`): call ``KafkaConsumer/commit(_:)`` after a message's work is done.
 public struct KafkaConsumerConfiguration: Sendable {
+    /// The brokers and how to reach them (security, pass-through properties).
+    public var cluster: KafkaCluster
     /// Comma-separated `host:port` list, e.g. `127.0.0.1:19092`.
-    public var bootstrapServers: String
+    public var bootstrapServers: String {
+        get { cluster.bootstrapServers }
+        set { cluster.bootstrapServers = newValue }
+    }
     /// Client id shown in broker logs and metrics.
     public var clientId: String
     /// Consumer group id; members with the same id split the partitions.
@@ -34,20 +39,34 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// The most librdkafka keeps pre-fetched in the consumer's queue, in kilobytes (`queued.max.messages.kbytes`;
     /// nil: librdkafka's 64 MB). A consumer of large messages bounds its memory with it.
     public var prefetchKilobytes: Int?
+    /// Static membership (`group.instance.id`, KIP-345): a stable id per replica (the pod's name), so that a
+    /// restart within the session timeout gets its partitions back without a rebalance of the whole group.
+    /// Must differ between the live members of one group; nil: dynamic membership.
+    public var groupInstanceId: String?
+    /// How partitions are spread (`partition.assignment.strategy`); nil: librdkafka's default (`range,roundrobin`,
+    /// eager). `cooperative-sticky` moves only the partitions that must move, and members keep consuming the rest.
+    public var assignmentStrategy: String?
+    /// The membership guard's bound (``KafkaMembershipWatch``): a member holding no partitions this long while its
+    /// group's work stands still is rebuilt. nil: no guard (and no `kafka_group_lag` from this member).
+    public var strandedAfter: Duration?
     /// Raw librdkafka properties applied last; they override everything above.
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String, groupId: String, topics: [String]) {
-        self.bootstrapServers = bootstrapServers
+    public init(cluster: KafkaCluster, clientId: String, groupId: String, topics: [String]) {
+        self.cluster = cluster
         self.clientId = clientId
         self.groupId = groupId
         self.topics = topics
     }
 
+    public init(bootstrapServers: String, clientId: String, groupId: String, topics: [String]) {
+        self.init(cluster: KafkaCluster(bootstrapServers: bootstrapServers), clientId: clientId, groupId: groupId, topics: topics)
+    }
+
     /// The librdkafka properties this configuration stands for.
     var librdkafkaProperties: [String: String] {
-        var properties = [
-            "bootstrap.servers": bootstrapServers,
+        var properties = cluster.librdkafkaProperties
+        properties.merge([
             "client.id": clientId,
             "group.id": groupId,
             "session.timeout.ms": String(sessionTimeout.wholeMilliseconds),
@@ -58,7 +77,9 @@ public struct KafkaConsumerConfiguration: Sendable {
             "enable.partition.eof": "false",
             "max.partition.fetch.bytes": String(fetchMaxBytes),
             "fetch.max.bytes": String(max(fetchMaxBytes, 52_428_800)),
-        ]
+        ]) { _, new in new }
+        if let groupInstanceId { properties["group.instance.id"] = groupInstanceId }
+        if let assignmentStrategy { properties["partition.assignment.strategy"] = assignmentStrategy }
         if let statisticsInterval {
             properties["statistics.interval.ms"] = String(statisticsInterval.wholeMilliseconds)
         }

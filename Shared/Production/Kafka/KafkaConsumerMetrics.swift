@@ -15,7 +15,13 @@ import Runtime
 /// - `kafka_consumer_lag{group,topic,partition}`: messages the group is behind on each partition this member holds,
 ///   from the consumer's fetch statistics (`statisticsInterval`), set on every report; a partition the member no
 ///   longer holds drops to 0 here (its new owner reports it), so `sum by (group, topic)` counts each partition once.
-///   The one lag metric: dashboards and alerts read it.
+///   What the member itself sees, at the statistics interval.
+/// - `kafka_group_lag{group,topic,partition}`: the group's lag as the broker sees it (committed offset against the log
+///   end, as KEDA and Burrow read it), read by every member's membership guard (``KafkaConsumer``): right for
+///   partitions nobody holds too. Several replicas export the same figure: aggregate with `max by (group, topic, partition)`.
+///   The lag dashboards and alerts read.
+/// - `kafka_group_members{group}`: members of the group as its coordinator describes it (brokers that describe groups);
+/// - `kafka_consumer_rebuilt_total{group}`: times the member was found stranded outside its group and its client rebuilt.
 public struct KafkaConsumerMetrics: Sendable {
     let registry: MetricsRegistry
     let group: String
@@ -24,6 +30,8 @@ public struct KafkaConsumerMetrics: Sendable {
     private let lost: Counter
     private let rejoined: Counter
     private let dropped: Counter
+    private let rebuilds: Counter
+    private let members: Gauge
     /// Partitions whose lag this member has reported (to zero them once they are no longer its own).
     private let reported = LockedValue<Set<KafkaTopicPartition>>([])
 
@@ -42,7 +50,23 @@ public struct KafkaConsumerMetrics: Sendable {
         dropped = registry.counter("kafka_consumer_work_dropped_total",
                                    help: "In-flight work given up because its partition was no longer this member's",
                                    labels: ["group": group])
+        rebuilds = registry.counter("kafka_consumer_rebuilt_total",
+                                    help: "Times the member was found stranded outside its group and its client was rebuilt",
+                                    labels: ["group": group])
+        members = registry.gauge("kafka_group_members", help: "Members of the consumer group as its coordinator describes it",
+                                 labels: ["group": group])
         lastCommit.set(clock.now().timeIntervalSince1970)
+    }
+
+    func rebuilt() { rebuilds.increment() }
+
+    /// Sets `kafka_group_lag` per partition (and `kafka_group_members`) from a read of the broker's view.
+    func groupRead(lag: [KafkaPartitionLag], members count: Int?) {
+        for entry in lag {
+            registry.gauge("kafka_group_lag", help: "Messages the consumer group is behind per partition, as the broker sees it",
+                           labels: ["group": group, "topic": entry.topic, "partition": String(entry.partition)]).set(Double(entry.lag))
+        }
+        if let count { members.set(Double(count)) }
     }
 
     func committed() { lastCommit.set(clock.now().timeIntervalSince1970) }

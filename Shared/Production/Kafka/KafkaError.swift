@@ -45,6 +45,8 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let queueFullCode: Int32 = -184
     /// librdkafka's code for an operation in the wrong client state (`RD_KAFKA_RESP_ERR__STATE`).
     public static let stateCode: Int32 = -172
+    /// librdkafka's code for a request the broker does not support (`RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE`).
+    public static let unsupportedFeatureCode: Int32 = -165
     /// Broker code: the topic already exists (`RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS`).
     public static let topicAlreadyExistsCode: Int32 = 36
     /// UNKNOWN_TOPIC_OR_PART (3): e.g. deleting a topic that is not there.

@@ -1,7 +1,12 @@
 /// Settings for a ``KafkaProducer``. The producer is always idempotent (`enable.idempotence=true`, `acks=all`).
 public struct KafkaProducerConfiguration: Sendable {
+    /// The brokers and how to reach them (security, pass-through properties).
+    public var cluster: KafkaCluster
     /// Comma-separated `host:port` list, e.g. `127.0.0.1:19092`.
-    public var bootstrapServers: String
+    public var bootstrapServers: String {
+        get { cluster.bootstrapServers }
+        set { cluster.bootstrapServers = newValue }
+    }
     /// Client id shown in broker logs and metrics.
     public var clientId: String
     /// How long librdkafka waits to batch messages (`linger.ms`).
@@ -17,15 +22,19 @@ public struct KafkaProducerConfiguration: Sendable {
     /// Raw librdkafka properties applied last; they override everything above.
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String) {
-        self.bootstrapServers = bootstrapServers
+    public init(cluster: KafkaCluster, clientId: String) {
+        self.cluster = cluster
         self.clientId = clientId
+    }
+
+    public init(bootstrapServers: String, clientId: String) {
+        self.init(cluster: KafkaCluster(bootstrapServers: bootstrapServers), clientId: clientId)
     }
 
     /// The librdkafka properties this configuration stands for.
     var librdkafkaProperties: [String: String] {
-        var properties = [
-            "bootstrap.servers": bootstrapServers,
+        var properties = cluster.librdkafkaProperties
+        properties.merge([
             "client.id": clientId,
             "enable.idempotence": "true",
             "acks": "all",
@@ -33,7 +42,7 @@ public struct KafkaProducerConfiguration: Sendable {
             "message.timeout.ms": String(messageTimeout.wholeMilliseconds),
             "message.max.bytes": String(messageMaxBytes),
             "compression.type": compression.rawValue,
-        ]
+        ]) { _, new in new }
         properties.merge(additional) { _, new in new }
         return properties
     }

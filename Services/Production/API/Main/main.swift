@@ -40,11 +40,11 @@ do {
     postgres.maxConnections = configuration.databasePoolSize
     postgres.applicationName = serviceName
     database = PostgresClient(configuration: postgres, logger: logger.child("postgres"), metrics: metrics)
-    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: serviceName)
+    var producerConfiguration = configuration.infrastructure.producer(clientId: serviceName)
     producerConfiguration.linger = configuration.kafkaLinger
     producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics)
     let admin = try KafkaAdmin(
-        configuration: KafkaAdminConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "api-admin"),
+        configuration: configuration.infrastructure.admin(clientId: "api-admin"),
         logger: logger.child("kafka-admin"))
     service = try APIService(
         configuration: configuration, database: database, producer: producer, admin: admin, clock: SystemWallClock(),
@@ -58,8 +58,9 @@ do {
 await ServiceHost.run(name: serviceName, options: options, metrics: metrics, routes: { router, _ in
     APIRoutes.install(on: &router, service)
 }) { context in
+    try await configuration.infrastructure.verifyKafkaSettings(logger: context.logger)
     context.logger.info("configured", [
-        "kafka": configuration.infrastructure.kafkaBrokers, "jobsTopic": configuration.pushJobsTopic,
+        "kafka": configuration.infrastructure.kafka.summary, "jobsTopic": configuration.pushJobsTopic,
         "issuer": configuration.verifier.issuer, "keys": String(configuration.keySet.keys.count),
     ])
     var services: [any Service] = [

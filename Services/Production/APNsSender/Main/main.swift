@@ -21,11 +21,12 @@ let metrics = MetricsRegistry()
 // One service: SenderService stops polling on shutdown, lets in-flight jobs finish within the
 // grace period, commits, then closes its consumer, producer and APNs client itself.
 await ServiceHost.run(name: service, options: options, metrics: metrics) { context in
+    try await configuration.infrastructure.verifyKafkaSettings(logger: context.logger)
     let client = try configuration.makeClient(key: key, logger: context.logger, metrics: metrics, clock: SystemWallClock())
     // Mint the provider token once now: a key that cannot sign fails here, not on the first job.
     _ = try client.tokens.token()
     context.logger.info("configured", [
-        "kafka": configuration.infrastructure.kafkaBrokers, "production": "\(configuration.production.host):\(configuration.production.port)",
+        "kafka": configuration.infrastructure.kafka.summary, "production": "\(configuration.production.host):\(configuration.production.port)",
         "sandbox": "\(configuration.sandbox.host):\(configuration.sandbox.port)", "teamId": configuration.teamID,
         "keyId": configuration.keyID, "bundleId": configuration.bundleID, "connections": String(configuration.connections),
     ])

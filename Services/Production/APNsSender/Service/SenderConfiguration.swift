@@ -54,8 +54,6 @@ public struct SenderConfiguration: Sendable {
     public var deadTopic: String
     /// `APNS_SENDER_DEAD_LETTER_TOPIC`: where undecodable messages on the jobs topic are parked.
     public var deadLetterTopic = Topic.deadLetter.name
-    /// `APNS_SENDER_LAG_INTERVAL_MS`: how often consumer lag is refreshed (librdkafka statistics).
-    public var lagInterval: Duration
     /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
     public var shutdownGrace: Duration
     /// `KAFKA_BROKERS`, `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`.
@@ -68,7 +66,7 @@ public struct SenderConfiguration: Sendable {
         retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 15, baseDelay: .milliseconds(200), maxDelay: .seconds(5)),
         groupID: String = "apns-sender", jobsTopic: String = Topic.pushJobs.name,
         tokenInvalidTopic: String = Topic.tokenInvalid.name, deadTopic: String = Topic.dead.name,
-        lagInterval: Duration = .seconds(5), shutdownGrace: Duration = .seconds(10),
+        shutdownGrace: Duration = .seconds(10),
         infrastructure: InfrastructureOptions = InfrastructureOptions()
     ) {
         self.teamID = teamID
@@ -87,7 +85,6 @@ public struct SenderConfiguration: Sendable {
         self.jobsTopic = jobsTopic
         self.tokenInvalidTopic = tokenInvalidTopic
         self.deadTopic = deadTopic
-        self.lagInterval = lagInterval
         self.shutdownGrace = shutdownGrace
         self.infrastructure = infrastructure
     }
@@ -121,7 +118,6 @@ public struct SenderConfiguration: Sendable {
             jobsTopic: try topic("APNS_SENDER_JOBS_TOPIC", .pushJobs),
             tokenInvalidTopic: try topic("APNS_SENDER_TOKEN_INVALID_TOPIC", .tokenInvalid),
             deadTopic: try topic("APNS_SENDER_DEAD_TOPIC", .dead),
-            lagInterval: try environment.milliseconds("APNS_SENDER_LAG_INTERVAL_MS", default: .seconds(5), in: 100...600_000),
             shutdownGrace: shutdownGrace,
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)

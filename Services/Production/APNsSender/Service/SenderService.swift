@@ -61,8 +61,7 @@ public final class SenderService: Sendable {
                     logger.warning("rebalance failed", ["error": error.description])
                 }
             })
-        var producerConfiguration = KafkaProducerConfiguration(
-            bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "apns-sender-\(getpid())")
+        var producerConfiguration = configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())")
         producerConfiguration.linger = .milliseconds(2)
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics.registry)
         let processor = JobProcessor(
@@ -175,7 +174,7 @@ public final class SenderService: Sendable {
     }
 
     /// The committer (every `commitInterval`). The consumer exports its lag itself (`kafka_consumer_lag`, every
-    /// `lagInterval` of statistics).
+    /// `KAFKA_STATISTICS_INTERVAL_MS` of statistics).
     private func startBackground(consumer: KafkaConsumer, committer: KafkaOffsetCommitter, tracker: CommitTracker) -> Task<Void, Never> {
         Task {
             while !Task.isCancelled {
@@ -197,13 +196,9 @@ public final class SenderService: Sendable {
     }
 
     private func consumerConfiguration() -> KafkaConsumerConfiguration {
-        var consumer = KafkaConsumerConfiguration(
-            bootstrapServers: configuration.infrastructure.kafkaBrokers, clientId: "apns-sender-\(getpid())",
-            groupId: configuration.groupID, topics: [configuration.jobsTopic])
-        consumer.sessionTimeout = configuration.infrastructure.kafkaSessionTimeout
-        consumer.heartbeatInterval = configuration.infrastructure.kafkaHeartbeatInterval
+        var consumer = configuration.infrastructure.consumer(
+            clientId: "apns-sender-\(getpid())", groupId: configuration.groupID, topics: [configuration.jobsTopic])
         consumer.autoOffsetReset = .earliest
-        consumer.statisticsInterval = configuration.lagInterval
         consumer.prefetchKilobytes = configuration.prefetchKilobytes
         return consumer
     }

@@ -19,22 +19,19 @@ do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(se
 // lag gauge stops, the consumer leaves the group, the producer flushes, the pool closes.
 await ServiceHost.run(name: "detector", options: options) { context in
     let logger = context.logger
+    try await infrastructure.verifyKafkaSettings(logger: logger)
     let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
                                       logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let producer = try KafkaProducer(
-        configuration: KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector"),
+        configuration: infrastructure.producer(clientId: "detector"),
         logger: logger.child("kafka"), metrics: context.metrics)
-    var consumerConfiguration = KafkaConsumerConfiguration(
-        bootstrapServers: infrastructure.kafkaBrokers, clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
-    consumerConfiguration.sessionTimeout = infrastructure.kafkaSessionTimeout
-    consumerConfiguration.heartbeatInterval = infrastructure.kafkaHeartbeatInterval
-    consumerConfiguration.statisticsInterval = .seconds(5)  // the consumer exports kafka_consumer_lag from these
+    let consumerConfiguration = infrastructure.consumer(clientId: "detector", groupId: groupId, topics: [Topic.fixtures.name])
     let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger.child("kafka"), metrics: context.metrics)
     let service = DetectorService(configuration: configuration, database: database, producer: producer, consumer: consumer,
                                   registry: context.metrics, logger: logger)
     context.readiness.set("started", true)
-    logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafkaBrokers])
+    logger.info("consuming", ["topic": Topic.fixtures.name, "group": groupId, "kafka": infrastructure.kafka.summary])
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown() },

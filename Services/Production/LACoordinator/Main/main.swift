@@ -32,6 +32,7 @@ do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(se
 // the pool closes.
 await ServiceHost.run(name: "la-coordinator", options: options) { context in
     let logger = context.logger
+    try await configuration.infrastructure.verifyKafkaSettings(logger: logger)
     let database = PostgresClient(configuration: try PostgresConfiguration(url: configuration.infrastructure.databaseURL),
                                   logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
@@ -40,7 +41,7 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
     logger.info("consuming", [
         "events": configuration.eventsTopic, "token_invalid": configuration.tokenInvalidTopic,
         "jobs": configuration.fanOut.topic, "shards": String(configuration.fanOut.shards),
-        "kafka": configuration.infrastructure.kafkaBrokers,
+        "kafka": configuration.infrastructure.kafka.summary,
     ])
     return [
         ResourceService("postgres") { await database.shutdown() },

@@ -27,7 +27,7 @@ public struct Coordinator: Sendable {
         self.clock = clock
         metrics = CoordinatorMetrics(registry: registry)
         let infrastructure = configuration.infrastructure
-        var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: infrastructure.kafkaBrokers, clientId: "la-coordinator")
+        var producerConfiguration = infrastructure.producer(clientId: "la-coordinator")
         producerConfiguration.linger = .milliseconds(5)
         producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: registry)
         eventsConsumer = try KafkaConsumer(
@@ -39,12 +39,7 @@ public struct Coordinator: Sendable {
     }
 
     private static func consumer(_ configuration: CoordinatorConfiguration, group: String, topic: String) -> KafkaConsumerConfiguration {
-        var consumer = KafkaConsumerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
-                                                  clientId: "la-coordinator", groupId: group, topics: [topic])
-        consumer.sessionTimeout = configuration.infrastructure.kafkaSessionTimeout
-        consumer.heartbeatInterval = configuration.infrastructure.kafkaHeartbeatInterval
-        consumer.statisticsInterval = configuration.lagInterval
-        return consumer
+        configuration.infrastructure.consumer(clientId: "la-coordinator", groupId: group, topics: [topic])
     }
 
     var processor: EventBatchProcessor {

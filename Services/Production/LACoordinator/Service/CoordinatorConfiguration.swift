@@ -26,8 +26,6 @@ public struct CoordinatorConfiguration: Sendable {
     public var coalesceMaximumEvents = 500
     /// `LA_COALESCE_WAIT_MS`: how long each extra poll of a batch waits (0: only what is already fetched).
     public var coalesceWait: Duration = .zero
-    /// `LAG_REPORT_INTERVAL_MS`: librdkafka statistics interval, which feeds the lag gauge.
-    public var lagInterval: Duration = .seconds(5)
 
     public init() {}
 
@@ -54,6 +52,5 @@ public struct CoordinatorConfiguration: Sendable {
                                                                    default: Int(policy.closeOfPlayDismissAfter), in: 0...14_400))
         coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
         coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
-        lagInterval = try environment.milliseconds("LAG_REPORT_INTERVAL_MS", default: lagInterval, in: 1000...300_000)
     }
 }

@@ -27,15 +27,15 @@ let metricsRegistry = MetricsRegistry()
 // cancelled (each cycle is idempotent: an unfinished one is redone by the next leader), the
 // producer flushes what they produced, the pool closes (releasing the leader lock).
 await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry) { context in
+    try await configuration.infrastructure.verifyKafkaSettings(logger: context.logger)
     let database = PostgresClient(configuration: postgresConfiguration, logger: context.logger.child("postgres"),
                                   metrics: metricsRegistry)
-    var producerConfiguration = KafkaProducerConfiguration(bootstrapServers: configuration.infrastructure.kafkaBrokers,
-                                                           clientId: "poller")
+    var producerConfiguration = configuration.infrastructure.producer(clientId: "poller")
     producerConfiguration.messageTimeout = .seconds(30)
     let producer = try KafkaProducer(configuration: producerConfiguration, logger: context.logger.child("kafka"), metrics: metricsRegistry)
     context.logger.info("configured", [
         "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.wholeMilliseconds),
-        "kafka": configuration.infrastructure.kafkaBrokers, "lock": configuration.lockName,
+        "kafka": configuration.infrastructure.kafka.summary, "lock": configuration.lockName,
     ])
     let channelClient: APNsChannelClient? = try configuration.apns.flatMap { credentials in
         guard let channelKey else { return nil }

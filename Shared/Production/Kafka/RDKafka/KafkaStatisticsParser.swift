@@ -5,10 +5,32 @@ import Foundation
 /// Uses the consumer's fetch high watermark (`hi_offset`) and `consumer_lag`, which are right on
 /// Tansu (its ListOffsets "latest" answer is not).
 enum KafkaStatisticsParser {
+    /// What one statistics report says.
+    struct Report {
+        /// Lag per partition (consumers).
+        var partitionLag: [KafkaPartitionLag]
+        /// Brokers the client knows by address (`learned` from metadata or `configured` bootstrap ones); logical
+        /// brokers (the group coordinator's handle) and the internal one do not count. nil: not in the report.
+        var knownBrokers: Int?
+    }
+
+    static func report(fromJSON bytes: [UInt8]) -> Report {
+        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return Report(partitionLag: [], knownBrokers: nil)
+        }
+        let knownBrokers = (root["brokers"] as? [String: Any]).map { brokers in
+            brokers.values.filter { (($0 as? [String: Any])?["source"] as? String).map { $0 == "learned" || $0 == "configured" } ?? false }.count
+        }
+        return Report(partitionLag: partitionLag(root), knownBrokers: knownBrokers)
+    }
+
     /// One entry per partition the consumer wants (`desired`) and has a high watermark for.
     static func partitionLag(fromJSON bytes: [UInt8]) -> [KafkaPartitionLag] {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let topics = root["topics"] as? [String: Any] else { return [] }
+        report(fromJSON: bytes).partitionLag
+    }
+
+    private static func partitionLag(_ root: [String: Any]) -> [KafkaPartitionLag] {
+        guard let topics = root["topics"] as? [String: Any] else { return [] }
         var result: [KafkaPartitionLag] = []
         for (topicName, topicValue) in topics {
             guard let topic = topicValue as? [String: Any],

@@ -6,7 +6,10 @@ extension RDKafkaClient {
     func topicMetadata(timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicDescription] {
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let code = rd_kafka_metadata(handle, 1, nil, &metadata, timeoutMs)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code, operation: "metadata") }
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
+            rebootstrap(reason: "no broker answered a metadata request (\(String(cString: rd_kafka_err2name(code))))")
+            throw KafkaError(code, operation: "metadata")
+        }
         defer { rd_kafka_metadata_destroy(metadata) }
         let topics = UnsafeBufferPointer(start: metadata.pointee.topics, count: Int(metadata.pointee.topic_cnt))
         return topics.filter { $0.err == RD_KAFKA_RESP_ERR_NO_ERROR }.map { topic in
@@ -22,6 +25,8 @@ extension RDKafkaClient {
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let code = rd_kafka_metadata(handle, 0, nil, &metadata, timeoutMs)
         guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
+            // No answer: the client may have dropped every broker (see RDKafkaRebootstrap).
+            rebootstrap(reason: "no broker answered a metadata request (\(String(cString: rd_kafka_err2name(code))))")
             throw KafkaError(code, operation: "reach a broker (metadata request, \(timeoutMs) ms)")
         }
         rd_kafka_metadata_destroy(metadata)
@@ -71,7 +76,7 @@ extension RDKafkaClient {
     }
 
     /// Each topic's error from a CreateTopics/DeleteTopics result (nil when it succeeded).
-    private static func topicOutcomes(_ results: UnsafePointer<OpaquePointer?>?, count: Int, verb: String) -> [String: KafkaError?] {
+    static func topicOutcomes(_ results: UnsafePointer<OpaquePointer?>?, count: Int, verb: String) -> [String: KafkaError?] {
         var outcome: [String: KafkaError?] = [:]
         for result in UnsafeBufferPointer(start: results, count: count) {
             guard let result else { continue }
@@ -84,33 +89,6 @@ extension RDKafkaClient {
         return outcome
     }
 
-    /// The group's committed next-offsets for `partitions` (absent when the group never committed there).
-    func committedOffsets(group: String, partitions: [KafkaTopicPartition], timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicPartition: Int64] {
-        let operation = "list offsets of group \(group)"
-        return try adminRequest(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, timeoutMs: timeoutMs, operation: operation) { options, queue in
-            RDKafkaPartitionList.with(partitions.map { ($0, nil) }) { list in
-                var request: OpaquePointer? = rd_kafka_ListConsumerGroupOffsets_new(group, list)
-                rd_kafka_ListConsumerGroupOffsets(handle, &request, 1, options, queue)
-                rd_kafka_ListConsumerGroupOffsets_destroy(request)
-            }
-        } read: { event throws(KafkaError) in
-            var count = 0
-            let groups = rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(event), &count)
-            var offsets: [KafkaTopicPartition: Int64] = [:]
-            for groupResult in UnsafeBufferPointer(start: groups, count: count) {
-                guard let groupResult else { continue }
-                if let error = rd_kafka_group_result_error(groupResult) {
-                    throw KafkaError(borrowing: error, operation: operation)
-                }
-                guard let list = rd_kafka_group_result_partitions(groupResult) else { continue }
-                for element in RDKafkaPartitionList.elements(list) where element.err == RD_KAFKA_RESP_ERR_NO_ERROR && element.offset >= 0 {
-                    offsets[KafkaTopicPartition(topic: String(cString: element.topic), partition: element.partition)] = element.offset
-                }
-            }
-            return offsets
-        }
-    }
-
     /// Low and high watermark of one partition from the broker (ListOffsets).
     func watermarks(of partition: KafkaTopicPartition, timeoutMs: Int32) throws(KafkaError) -> (low: Int64, high: Int64) {
         var low: Int64 = -1
@@ -121,7 +99,7 @@ extension RDKafkaClient {
     }
 
     /// Sends one admin request on a private queue and reads its single result event.
-    private func adminRequest<R>(
+    func adminRequest<R>(
         _ op: rd_kafka_admin_op_t, timeoutMs: Int32, operation: String,
         send: (OpaquePointer, OpaquePointer) -> Void,
         read: (OpaquePointer) throws(KafkaError) -> R

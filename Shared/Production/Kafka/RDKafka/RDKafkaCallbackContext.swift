@@ -1,4 +1,5 @@
 import Runtime
+import Synchronization
 
 /// What the C callbacks of one `rd_kafka_t` reach through its opaque pointer.
 final class RDKafkaCallbackContext: Sendable {
@@ -8,6 +9,12 @@ final class RDKafkaCallbackContext: Sendable {
     let delivers: Bool
     /// Consumer-only state: assignment, rebalance hook, statistics.
     let consumer: RDKafkaConsumerState?
+    /// `bootstrap.servers` of the client (for ``RDKafkaRebootstrap``); set when the client is made.
+    let bootstrapServers = LockedValue<String?>(nil)
+    /// Times the bootstrap servers were added again.
+    let rebootstraps = Atomic<Int>(0)
+    /// The last TLS or SASL failure librdkafka reported (a wrong password, an unknown CA), for clear start-up errors.
+    let securityFailure = LockedValue<String?>(nil)
 
     init(logger: Logger, delivers: Bool = false, consumer: RDKafkaConsumerState? = nil) {
         self.logger = logger

@@ -17,7 +17,9 @@ func rdkafkaLogCallback(_ rk: OpaquePointer?, _ level: Int32, _ facility: Unsafe
     case 5, 6: .info
     default: .debug
     }
-    context.logger.log(logLevel, text.map { String(cString: $0) } ?? "", [
+    let message = text.map { String(cString: $0) } ?? ""
+    if level <= 4, RDKafkaSecurityFailure.matches(message) { context.securityFailure.withLock { $0 = message } }
+    context.logger.log(logLevel, message, [
         "facility": facility.map { String(cString: $0) } ?? "",
         "client": String(cString: rd_kafka_name(rk)),
     ])
@@ -28,6 +30,9 @@ func rdkafkaErrorCallback(_ rk: OpaquePointer?, _ code: Int32, _ reason: UnsafeP
     guard let context = context(opaque) else { return }
     let error = rd_kafka_resp_err_t(rawValue: code)
     let fatal = error == RD_KAFKA_RESP_ERR__FATAL
+    if error == RD_KAFKA_RESP_ERR__AUTHENTICATION || error == RD_KAFKA_RESP_ERR__SSL {
+        context.securityFailure.withLock { $0 = reason.map { String(cString: $0) } ?? String(cString: rd_kafka_err2name(error)) }
+    }
     context.logger.log(fatal ? .error : .warning, "librdkafka error", [
         "code": String(code),
         "name": String(cString: rd_kafka_err2name(error)),
@@ -94,12 +99,35 @@ func rdkafkaRebalanceCallback(
     }
 }
 
-/// Statistics JSON (every statistics.interval.ms): feeds per-partition lag. Returns 0 so librdkafka frees the text.
+/// Statistics JSON (every statistics.interval.ms): feeds a consumer's per-partition lag, and re-bootstraps a client
+/// left without any broker (``RDKafkaClient/rebootstrap(reason:)``). Returns 0 so librdkafka frees the text.
 func rdkafkaStatisticsCallback(_ rk: OpaquePointer?, _ json: UnsafeMutablePointer<CChar>?, _ length: Int, _ opaque: UnsafeMutableRawPointer?) -> Int32 {
-    guard let json, let context = context(opaque), let state = context.consumer else { return 0 }
+    guard let rk, let json, let context = context(opaque) else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: json, count: length)
-    state.statisticsArrived(KafkaStatisticsParser.partitionLag(fromJSON: Array(bytes)))
+    let report = KafkaStatisticsParser.report(fromJSON: Array(bytes))
+    context.consumer?.statisticsArrived(report.partitionLag)
+    if report.knownBrokers == 0 {
+        RDKafkaRebootstrap.addBootstrapBrokers(rk, context: context, reason: "the client knows no broker (statistics)")
+    }
     return 0
+}
+
+/// The project's re-bootstrap. librdkafka (2.10 and later) removes every broker that a Metadata response does not
+/// list. Apache Kafka leaves a fenced broker out of its Metadata responses: a single broker that was paused past its
+/// controller session (or every broker of a cluster restarting at once) answers with no broker at all, and the client
+/// drops all of its connections. Its own re-bootstrap starts only from a metadata refresh it can no longer send, so
+/// the client stays without a broker: a consumer outside its group for good, a producer that never delivers (issue
+/// 30). Re-adding the bootstrap servers (`rd_kafka_brokers_add`) reconnects it; librdkafka drops the bootstrap entries
+/// again once metadata lists real brokers, so adding them when brokers exist costs a connection attempt, no more.
+enum RDKafkaRebootstrap {
+    static func addBootstrapBrokers(_ rk: OpaquePointer, context: RDKafkaCallbackContext, reason: String) {
+        guard let servers = context.bootstrapServers.withLock({ $0 }) else { return }
+        let added = rd_kafka_brokers_add(rk, servers)
+        context.rebootstraps.add(1, ordering: .relaxed)
+        context.logger.warning("re-bootstrapping the client: adding the bootstrap servers again", [
+            "client": String(cString: rd_kafka_name(rk)), "reason": reason, "brokers": servers, "added": String(added),
+        ])
+    }
 }
 
 /// Reads an instance's fatal error, if one was raised.
@@ -111,5 +139,13 @@ enum RDKafkaFatal {
         let message = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return KafkaError(code: code.rawValue, name: String(cString: rd_kafka_err2name(code)), message: message,
                           operation: operation, isRetriable: false, isFatal: true)
+    }
+}
+
+/// Recognises librdkafka's log lines of a failed TLS handshake or SASL authentication.
+enum RDKafkaSecurityFailure {
+    static func matches(_ text: String) -> Bool {
+        ["SASL authentication error", "SSL handshake failed", "certificate verify failed", "Authentication failed",
+         "SASL handshake failed", "Failed to acquire SASL OAUTHBEARER token", "SSL transport error"].contains { text.contains($0) }
     }
 }

@@ -1,5 +1,6 @@
 import CRdKafka
 import Runtime
+import Synchronization
 
 /// The single owner of one `rd_kafka_t`; destroys it in `deinit`.
 ///
@@ -13,12 +14,25 @@ final class RDKafkaClient: @unchecked Sendable {
     /// `rd_kafka_destroy` returned (deinit body runs before stored properties are released).
     let context: RDKafkaCallbackContext
 
+    /// False when `rd_kafka_destroy` must not run the consumer close (leave the group, commit): for handles that
+    /// never joined a group, and for a stranded consumer being replaced, whose close could wait on a coordinator
+    /// that does not answer.
+    private let closesConsumer: Atomic<Bool>
+
     enum Kind: String {
         case producer, consumer
     }
 
     /// Creates the client. `rd_kafka_new` takes the conf only on success; on failure it is destroyed here.
-    init(kind: Kind, properties: [String: String], context: RDKafkaCallbackContext) throws {
+    init(kind: Kind, properties: [String: String], context: RDKafkaCallbackContext, closesConsumer: Bool = true) throws {
+        self.closesConsumer = Atomic(closesConsumer)
+        var properties = properties
+        // Statistics feed the re-bootstrap check (RDKafkaRebootstrap) of every client whose queue is served
+        // continuously: consumers (by their polls) and producers (by their poll thread).
+        if context.consumer != nil || context.delivers, properties["statistics.interval.ms"] == nil {
+            properties["statistics.interval.ms"] = "5000"
+        }
+        context.bootstrapServers.withLock { $0 = properties["bootstrap.servers"] }
         let conf = try RDKafkaConf.make(properties)
         rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(context).toOpaque())
         rd_kafka_conf_set_log_cb(conf, rdkafkaLogCallback)
@@ -28,6 +42,8 @@ final class RDKafkaClient: @unchecked Sendable {
         }
         if context.consumer != nil {
             rd_kafka_conf_set_rebalance_cb(conf, rdkafkaRebalanceCallback)
+        }
+        if context.consumer != nil || context.delivers {
             rd_kafka_conf_set_stats_cb(conf, rdkafkaStatisticsCallback)
         }
         var errorText = [CChar](repeating: 0, count: 512)
@@ -42,7 +58,21 @@ final class RDKafkaClient: @unchecked Sendable {
     }
 
     deinit {
-        rd_kafka_destroy(handle)
+        if closesConsumer.load(ordering: .acquiring) {
+            rd_kafka_destroy(handle)
+        } else {
+            rd_kafka_destroy_flags(handle, Int32(RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE))
+        }
+    }
+
+    /// Adds the bootstrap servers again (``RDKafkaRebootstrap``), after a call that found no broker.
+    func rebootstrap(reason: String) {
+        RDKafkaRebootstrap.addBootstrapBrokers(handle, context: context, reason: reason)
+    }
+
+    /// Makes `deinit` skip the consumer close (see `closesConsumer`).
+    func abandonWithoutClose() {
+        closesConsumer.store(false, ordering: .releasing)
     }
 
     /// The instance's name, e.g. `rdkafka#producer-1` (for logs).

@@ -92,6 +92,13 @@ final class RDKafkaConsumerState: Sendable {
         onRebalance?(event)
     }
 
+    /// The client is being replaced (a stranded member): what it held is reported lost, and the generation moves so
+    /// that offsets staged under it are dropped.
+    func abandonAssignment(client: String) {
+        let held = assignment
+        applied(.revoked(held, lost: true), cooperative: false, protocolName: "NONE", client: client)
+    }
+
     /// Replaces the lag figures with those from a new statistics report (and exports them: `kafka_consumer_lag`).
     func statisticsArrived(_ lags: [KafkaPartitionLag]) {
         let held = state.withLock { state in
