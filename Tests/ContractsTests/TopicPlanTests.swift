@@ -35,3 +35,27 @@ import Testing
         #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 1\na 2\n") }
     }
 }
+
+/// Issue 30: the topic config carries replication and min.insync.replicas.
+@Suite struct TopicPlanReplicationTests {
+    @Test func productionTopicsAreReplicatedThreeTimesWithTwoInSync() throws {
+        let text = try String(contentsOf: TopicPlanTests.repositoryRoot.appendingPathComponent("deploy/topics.conf"), encoding: .utf8)
+        for entry in try TopicPlan.parse(text) {
+            #expect(entry.replicationFactor == 3, "\(entry.name)")
+            #expect(entry.config["min.insync.replicas"] == "2", "\(entry.name)")
+        }
+    }
+
+    @Test func replicasAreAnOptionalThirdColumn() throws {
+        let plan = try TopicPlan.parse("a 6 2 min.insync.replicas=1\nb 3 retention.ms=5\n")
+        #expect(plan[0] == TopicPlanEntry(name: "a", partitions: 6, replicationFactor: 2, config: ["min.insync.replicas": "1"]))
+        #expect(plan[1].replicationFactor == TopicPlan.defaultReplicationFactor)
+    }
+
+    @Test func rejectsBadReplicasAndAnInSyncMinimumAboveThem() {
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 6 zero\n") }
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 6 0\n") }
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 6 2 min.insync.replicas=3\n") }
+        #expect(throws: TopicPlanError.self) { try TopicPlan.parse("a 6 3 min.insync.replicas=x\n") }
+    }
+}

@@ -10,8 +10,14 @@ import Schema
 struct CommandLineTool {
     static let usage = """
         usage: sightscreen <command>
-          topics create [--config FILE]   create the topics of deploy/topics.conf (idempotent)
-          topics list                     topics on the broker with their partition counts
+          topics apply [--config FILE] [--dry-run] [--allow-unreplicated]
+                                          make the cluster's topics match deploy/topics.conf: create missing ones,
+                                          add partitions, set configs; report drift and replication problems;
+                                          refuse replication 1 on 3+ brokers (idempotent; `topics create` too)
+          topics list                     topics with partitions, replication and under-replicated partitions
+          kafka-check [--scratch-topic T] check the cluster of KAFKA_BROKERS (and its security settings): brokers,
+                                          features, topics, a produce/consume/commit round trip, the group
+                                          coordinator; says in plain words what is wrong
           migrate                         apply the numbered SQL migrations not yet applied
           lag [--group G ...] [--topic T ...]
                                           committed offset, end offset and lag per group, topic, partition
@@ -30,7 +36,7 @@ struct CommandLineTool {
                                           the demo: the whole stack replaying a Cricsheet match to simulated
                                           devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it).
                                           Runs sightscreen-dev (development harness, not in the production image)
-        environment: KAFKA_BROKERS, DATABASE_URL, TOPICS_CONFIG, STACK_DIR, AUTH_ISSUER, AUTH_CLIENT_ID (see README.md)
+        environment: KAFKA_BROKERS and the KAFKA_* security settings, DATABASE_URL, TOPICS_CONFIG, STACK_DIR, AUTH_ISSUER, AUTH_CLIENT_ID (see README.md)
         """
 
     /// The consumer groups of the services with their topics, shown by `lag` when no group is
@@ -44,11 +50,12 @@ struct CommandLineTool {
         switch arguments.first {
         case "topics":
             switch arguments.dropFirst().first {
-            case "create": try await createTopics(arguments.dropFirst(2))
-            case "list": try await listTopics()
-            default: throw UsageError(message: "topics needs `create` or `list`")
+            case "apply", "create": try await topics.apply(arguments.dropFirst(2))
+            case "list": try await topics.list()
+            default: throw UsageError(message: "topics needs `apply`, `create` or `list`")
             }
         case "migrate": try await migrate()
+        case "kafka-check": try await KafkaCheckCommand(console: console, cluster: try cluster()).run(arguments.dropFirst())
         case "lag": try await lag(arguments.dropFirst())
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "match": try await MatchCommand(console: console, environment: environment, admin: try? admin()).run(arguments.dropFirst())
@@ -61,43 +68,16 @@ struct CommandLineTool {
         }
     }
 
-    private var brokers: String { environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092") }
+    /// The brokers and their security settings, read as the services read them.
+    private func cluster() throws -> KafkaCluster { try KafkaCluster(environment) }
     private var logger: Logger { Logger(label: "sightscreen", minimumLevel: .warning) }
 
     private func admin() throws -> KafkaAdmin {
         try KafkaLibrary.requireMinimumVersion()
-        return try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers), logger: logger)
+        return try KafkaAdmin(configuration: KafkaAdminConfiguration(cluster: cluster()), logger: logger)
     }
 
-    private func topicsConfigPath(_ options: ArraySlice<String>) throws -> String {
-        if let index = options.firstIndex(of: "--config") {
-            guard options.index(after: index) < options.endIndex else { throw UsageError(message: "--config needs a file") }
-            return options[options.index(after: index)]
-        }
-        if let path = environment.raw("TOPICS_CONFIG") { return path }
-        if let root = environment.raw("SIGHTSCREEN_ROOT") { return root + "/deploy/topics.conf" }
-        return "deploy/topics.conf"
-    }
-
-    private func createTopics(_ options: ArraySlice<String>) async throws {
-        let path = try topicsConfigPath(options)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw UsageError(message: "cannot read the topic config \(path) (set TOPICS_CONFIG or --config)")
-        }
-        let plan = try TopicPlan.parse(text)
-        let specs = plan.map { KafkaTopicSpec(name: $0.name, partitions: Int32($0.partitions), config: $0.config) }
-        let admin = try admin()
-        try await admin.createTopics(specs)
-        for entry in plan {
-            let partitions = try await admin.describeTopic(entry.name)?.partitionCount ?? 0
-            console.line("topic \(entry.name): \(partitions) partitions")
-        }
-    }
-
-    private func listTopics() async throws {
-        let topics = try await admin().listTopics().sorted { $0.name < $1.name }
-        console.table(["TOPIC", "PARTITIONS"], topics.map { [$0.name, String($0.partitionCount)] })
-    }
+    private var topics: TopicsCommand { TopicsCommand(console: console, environment: environment, admin: admin) }
 
     private func migrate() async throws {
         let configuration = try PostgresConfiguration.fromEnvironment(environment)
@@ -128,7 +108,7 @@ struct CommandLineTool {
             }
             rows.append([group, "(total)", "", "", "", String(entries.reduce(Int64(0)) { $0 + $1.lag })])
         }
-        console.line("brokers \(brokers)")
+        console.line("kafka \(try cluster().summary)")
         console.table(["GROUP", "TOPIC", "PARTITION", "COMMITTED", "END", "LAG"], rows)
     }
 
