@@ -23,6 +23,24 @@ import Testing
         #expect(reason.contains("no member"))
     }
 
+    @Test("a broker that calls the group Dead is not believed; each rebuild doubles the bound until partitions are held")
+    func deadIsNotTrustedAndRebuildsBackOff() {
+        var watch = KafkaMembershipWatch(bound: .seconds(10))
+        watch.observe(holdsPartitions: false, now: Self.at(0))
+        let dead = KafkaGroupDescription(group: "g", state: "Dead", members: 0, protocolName: "")
+        #expect(watch.sampled(lag: Self.lag(nil, end: 3), group: dead, now: Self.at(1)) == .member)
+        #expect(watch.sampled(lag: Self.lag(5, end: 9), group: dead, now: Self.at(11)) == .member)  // commits moved
+        #expect(watch.sampled(lag: Self.lag(5, end: 9), group: dead, now: Self.at(12)) != .member)  // then stood still
+        watch.rebuilt()
+        #expect(watch.currentBound == .seconds(20))
+        watch.observe(holdsPartitions: false, now: Self.at(13))
+        #expect(watch.sampled(lag: Self.lag(5, end: 9), group: dead, now: Self.at(14)) == .member)
+        #expect(watch.sampled(lag: Self.lag(5, end: 9), group: dead, now: Self.at(30)) == .member)
+        #expect(watch.sampled(lag: Self.lag(5, end: 9), group: dead, now: Self.at(34)) != .member)
+        watch.observe(holdsPartitions: true, now: Self.at(40))
+        #expect(watch.currentBound == .seconds(10))
+    }
+
     @Test("an idle member of a group whose owners commit is never stranded")
     func idleMemberWhileOthersWork() {
         var watch = KafkaMembershipWatch(bound: .seconds(30))

@@ -42,7 +42,8 @@ struct KafkaCheckCommand {
         }
         try KafkaLibrary.requireMinimumVersion()
         let report = Report(console: console)
-        let logger = Logger(label: "kafka-check", minimumLevel: .error)
+        // The check reports every failure itself; librdkafka's own lines (retried logins, handshakes) would bury it.
+        let logger = Logger(label: "kafka-check", minimumLevel: .error, sink: LogSink { _ in })
         console.line("kafka-check: \(cluster.summary), librdkafka \(KafkaLibrary.version)")
         let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(cluster: cluster, clientId: "sightscreen-kafka-check"), logger: logger)
         do {

@@ -39,17 +39,23 @@ public final class KafkaAdmin: Sendable {
     /// to change: SASL refused, TLS failed, or nobody answered.
     /// - Throws: ``KafkaConnectionError``.
     public func verifyConnection(timeout: Duration = .seconds(10)) async throws(KafkaConnectionError) {
-        let milliseconds = timeout.timeoutMilliseconds
         let brokers = configuration.cluster.bootstrapServers
-        do {
-            try await BlockingCalls.run(on: queue) { [client] in try client.brokerRoundTrip(timeoutMs: milliseconds) }
-        } catch {
-            let failure = context.securityFailure.withLock { $0 }
-            if let failure, failure.contains("SASL") || failure.contains("uthentication") || failure.contains("OAUTHBEARER") {
-                throw .authentication(brokers: brokers, detail: failure)
+        let deadline = ContinuousClock.now + timeout
+        // Short attempts, so a refused login or handshake (which librdkafka retries silently) ends the wait at once.
+        while true {
+            let attempt = min(Duration.seconds(1), max(.milliseconds(100), deadline - ContinuousClock.now)).timeoutMilliseconds
+            do {
+                try await BlockingCalls.run(on: queue) { [client] in try client.brokerRoundTrip(timeoutMs: attempt) }
+                return
+            } catch {
+                if let failure = context.securityFailure.withLock({ $0 }) {
+                    if failure.contains("SASL") || failure.contains("uthentication") || failure.contains("OAUTHBEARER") {
+                        throw .authentication(brokers: brokers, detail: failure)
+                    }
+                    throw .tls(brokers: brokers, detail: failure)
+                }
+                guard ContinuousClock.now < deadline else { throw .unreachable(brokers: brokers, detail: String(describing: error)) }
             }
-            if let failure { throw .tls(brokers: brokers, detail: failure) }
-            throw .unreachable(brokers: brokers, detail: String(describing: error))
         }
     }
 

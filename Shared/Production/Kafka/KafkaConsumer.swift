@@ -26,6 +26,8 @@ public final class KafkaConsumer: Sendable {
     private let probeQueue: DispatchQueue
     private let logger: Logger
     private let guardian: KafkaMembershipGuardian?
+    /// A rebuild asked for directly (``requestRebuild(reason:)``), taken by the next poll.
+    private let requestedRebuild = LockedValue<String?>(nil)
     /// The group-health figures, when a registry was given.
     public let metrics: KafkaConsumerMetrics?
     /// The configuration this consumer was created with.
@@ -71,27 +73,29 @@ public final class KafkaConsumer: Sendable {
         let milliseconds = timeout.timeoutMilliseconds
         let message = try await BlockingCalls.run(on: pollQueue) { [self] () throws -> KafkaMessage? in
             guard !state.isClosed else { throw KafkaError.closed("poll") }
-            if let reason = guardian?.takeRebuild() { rebuild(reason: reason) }
+            if let reason = guardian?.takeRebuild() ?? requestedRebuild.withLock({ $0.take() }) { rebuild(reason: reason) }
             return try client.consumerPoll(timeoutMs: milliseconds, logger: logger)
         }
         guardian?.observe(holdsPartitions: !state.assignment.isEmpty)
         return message
     }
 
-    /// Replaces the librdkafka client with a new one that subscribes again. On the poll queue only. The old one is
-    /// destroyed without its consumer close (its coordinator may not answer); its partitions, if any, are reported
-    /// lost so that work taken from them is dropped.
+    /// Replaces the librdkafka client with a new one that subscribes again. On the poll queue only. The old one leaves
+    /// the group if its coordinator answers within 5 s (else the broker expires it after the session timeout) and is
+    /// destroyed without a second close; its partitions, if any, are reported lost so that work taken from them is
+    /// dropped.
     private func rebuild(reason: String) {
         let old = client
         logger.error("rebuilding the consumer: it is stranded outside its group", [
             "group": configuration.groupId, "client": old.name, "reason": reason,
         ])
         state.abandonAssignment(client: old.name)
+        let left = old.closeConsumer(withinMs: 5000)
         do {
             let fresh = try RDKafkaClient(kind: .consumer, properties: configuration.librdkafkaProperties, context: context)
             try fresh.subscribe(configuration.topics)
-            old.abandonWithoutClose()
             current.withLock { $0 = fresh }
+            if !left { logger.warning("the stranded client did not leave its group within 5 s", ["group": configuration.groupId]) }
             metrics?.rebuilt()
             guardian?.rebuilt(failed: false)
             logger.info("kafka consumer rebuilt and subscribed", ["group": configuration.groupId, "client": fresh.name])
@@ -101,6 +105,11 @@ public final class KafkaConsumer: Sendable {
                 "group": configuration.groupId, "error": String(describing: error),
             ])
         }
+    }
+
+    /// Asks for the client to be replaced before the next poll, as the membership guard does for a stranded member.
+    func requestRebuild(reason: String) {
+        requestedRebuild.withLock { $0 = reason }
     }
 
     /// Messages as an `AsyncSequence` that polls with `pollTimeout` until the consumer is closed

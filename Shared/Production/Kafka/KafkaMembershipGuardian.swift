@@ -49,7 +49,7 @@ final class KafkaMembershipGuardian: Sendable {
     /// After a rebuild: a fresh start for the watch (a failed one is asked for again at the next verdict).
     func rebuilt(failed: Bool) {
         state.withLock { state in
-            state.watch.reset()
+            state.watch.rebuilt()
             if failed { state.rebuildReason = state.strandedReason }
         }
     }

@@ -19,6 +19,9 @@ public struct KafkaMembershipWatch: Sendable {
 
     /// How long a member may hold no partitions while its group's work stands still.
     public let bound: Duration
+    /// Rebuilds since the member last held partitions: each doubles the bound (at most 8×), so a member whose
+    /// rebuilt client needs longer to join is not rebuilt again and again.
+    private var strikes = 0
     private var emptySince: ContinuousClock.Instant?
     /// The committed offsets of the first sample in the current empty period.
     private var baseline: [KafkaTopicPartition: Int64?]?
@@ -31,6 +34,7 @@ public struct KafkaMembershipWatch: Sendable {
     public mutating func observe(holdsPartitions: Bool, now: ContinuousClock.Instant) {
         if holdsPartitions {
             reset()
+            strikes = 0
         } else if emptySince == nil {
             emptySince = now
         }
@@ -44,16 +48,24 @@ public struct KafkaMembershipWatch: Sendable {
         let committed = Dictionary(uniqueKeysWithValues: lag.map { ($0.topicPartition, $0.committed) })
         let stalled = baseline.map { baseline in lagging.allSatisfy { (baseline[$0.topicPartition] ?? nil) == $0.committed } } ?? false
         if !stalled { baseline = committed }
-        guard !lagging.isEmpty, now - emptySince >= bound, group?.members == 0 || stalled else { return .member }
+        // Only a real broker's "Empty" is trusted as "no member" (Tansu describes every group as Dead with no member).
+        let noMember = group.map { $0.members == 0 && $0.state == "Empty" } ?? false
+        guard !lagging.isEmpty, now - emptySince >= currentBound, noMember || stalled else { return .member }
         let total = lagging.reduce(Int64(0)) { $0 + $1.lag }
-        let who = group.map { group in
-            group.members == 0 ? "the group has no member (\(group.state))"
-                : "\(group.members) member(s) in \(group.state) but no lagging partition's commit moved"
-        } ?? "no lagging partition's commit moved"
+        let who = noMember ? "the group has no member (Empty)" : "no lagging partition's commit moved"
         return .stranded(reason: "held no partitions for \(now - emptySince) while the group's lag is \(total) and \(who)")
     }
 
-    /// Starts over (after an assignment, or after the consumer was rebuilt).
+    /// The bound now: doubled for every rebuild since the member last held partitions, at most 8×.
+    public var currentBound: Duration { bound * (1 << min(strikes, 3)) }
+
+    /// After a rebuild: starts the empty period over with a doubled bound.
+    public mutating func rebuilt() {
+        reset()
+        strikes += 1
+    }
+
+    /// Starts over (after an assignment).
     public mutating func reset() {
         emptySince = nil
         baseline = nil

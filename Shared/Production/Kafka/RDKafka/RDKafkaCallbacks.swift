@@ -120,11 +120,13 @@ func rdkafkaStatisticsCallback(_ rk: OpaquePointer?, _ json: UnsafeMutablePointe
 /// 30). Re-adding the bootstrap servers (`rd_kafka_brokers_add`) reconnects it; librdkafka drops the bootstrap entries
 /// again once metadata lists real brokers, so adding them when brokers exist costs a connection attempt, no more.
 enum RDKafkaRebootstrap {
-    static func addBootstrapBrokers(_ rk: OpaquePointer, context: RDKafkaCallbackContext, reason: String) {
+    /// - Parameter level: `.warning` when the client is known to have no broker; lower for the precaution taken after
+    ///   a call no broker answered (a paused broker fails every probe).
+    static func addBootstrapBrokers(_ rk: OpaquePointer, context: RDKafkaCallbackContext, reason: String, level: LogLevel = .warning) {
         guard let servers = context.bootstrapServers.withLock({ $0 }) else { return }
         let added = rd_kafka_brokers_add(rk, servers)
         context.rebootstraps.add(1, ordering: .relaxed)
-        context.logger.warning("re-bootstrapping the client: adding the bootstrap servers again", [
+        context.logger.log(level, "re-bootstrapping the client: adding the bootstrap servers again", [
             "client": String(cString: rd_kafka_name(rk)), "reason": reason, "brokers": servers, "added": String(added),
         ])
     }

@@ -67,7 +67,7 @@ final class RDKafkaClient: @unchecked Sendable {
 
     /// Adds the bootstrap servers again (``RDKafkaRebootstrap``), after a call that found no broker.
     func rebootstrap(reason: String) {
-        RDKafkaRebootstrap.addBootstrapBrokers(handle, context: context, reason: reason)
+        RDKafkaRebootstrap.addBootstrapBrokers(handle, context: context, reason: reason, level: .debug)
     }
 
     /// Makes `deinit` skip the consumer close (see `closesConsumer`).

@@ -51,6 +51,38 @@ extension RDKafkaClient {
     /// Reads an atomic flag; safe from any thread.
     var assignmentLost: Bool { rd_kafka_assignment_lost(handle) != 0 }
 
+    /// Leaves the group as far as it can within `limitMs` (the close runs on librdkafka's background thread; its
+    /// callbacks are served here), for a client being replaced: a stranded member's coordinator may never answer,
+    /// so it must not wait as long as `rd_kafka_consumer_close` would. Returns whether the close finished; the
+    /// handle is destroyed without a second close either way (``abandonWithoutClose()``). Blocking.
+    @discardableResult
+    func closeConsumer(withinMs limitMs: Int) -> Bool {
+        abandonWithoutClose()
+        guard let queue = rd_kafka_queue_new(handle) else { return false }
+        defer { rd_kafka_queue_destroy(queue) }
+        if let error = rd_kafka_consumer_close_queue(handle, queue) {
+            rd_kafka_error_destroy(error)
+            return false
+        }
+        let deadline = ContinuousClock.now + .milliseconds(limitMs)
+        let cooperative = rd_kafka_rebalance_protocol(handle).map { String(cString: $0) } == "COOPERATIVE"
+        while rd_kafka_consumer_closed(handle) == 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            // Events, not callbacks: the queue also carries fetched messages and errors, which a callback poll cannot
+            // serve (librdkafka asserts). A revocation is applied here; everything else is dropped.
+            guard let event = rd_kafka_queue_poll(queue, 100) else { continue }
+            if rd_kafka_event_type(event) == RD_KAFKA_EVENT_REBALANCE {
+                if cooperative, let partitions = rd_kafka_event_topic_partition_list(event) {
+                    if let error = rd_kafka_incremental_unassign(handle, partitions) { rd_kafka_error_destroy(error) }
+                } else {
+                    _ = rd_kafka_assign(handle, nil)
+                }
+            }
+            rd_kafka_event_destroy(event)
+        }
+        return true
+    }
+
     /// Leaves the group (revoking the assignment through the rebalance callback). Blocking.
     func closeConsumer() throws(KafkaError) {
         let code = rd_kafka_consumer_close(handle)
