@@ -79,7 +79,7 @@ struct KafkaCheckCommand {
             report.warn("topics not checked: cannot read the topic config \(configPath) (--config or TOPICS_CONFIG)")
             return
         }
-        let wanted = plan.map { KafkaTopicSpec(name: $0.name, partitions: Int32($0.partitions), replicationFactor: Int32($0.replicationFactor), config: $0.config) }
+        let wanted = plan.map(\.spec)
         let existing = wanted.map(\.name).filter { metadata.topic($0) != nil }
         let overrides = try? await admin.topicOverrides(existing)
         let reconciliation = KafkaTopicReconciliation(wanted: wanted, cluster: metadata, overrides: overrides, allowUnreplicated: false)

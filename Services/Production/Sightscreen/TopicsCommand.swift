@@ -31,9 +31,7 @@ struct TopicsCommand {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError(message: "cannot read the topic config \(path) (set TOPICS_CONFIG or --config)")
         }
-        let wanted = try TopicPlan.parse(text).map {
-            KafkaTopicSpec(name: $0.name, partitions: Int32($0.partitions), replicationFactor: Int32($0.replicationFactor), config: $0.config)
-        }
+        let wanted = try TopicPlan.parse(text).map(\.spec)
         let admin = try admin()
         let cluster = try await admin.clusterMetadata()
         let existing = wanted.map(\.name).filter { cluster.topic($0) != nil }
@@ -84,5 +82,12 @@ struct TopicsCommand {
         if let path = environment.raw("TOPICS_CONFIG") { return path }
         if let root = environment.raw("SIGHTSCREEN_ROOT") { return root + "/deploy/topics.conf" }
         return "deploy/topics.conf"
+    }
+}
+
+extension TopicPlanEntry {
+    /// The topic this line of the topic config asks for.
+    var spec: KafkaTopicSpec {
+        KafkaTopicSpec(name: name, partitions: Int32(partitions), replicationFactor: Int32(replicationFactor), config: config)
     }
 }

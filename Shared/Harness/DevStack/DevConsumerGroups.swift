@@ -29,17 +29,17 @@ public struct DevConsumerGroups: Sendable, Equatable {
     /// Joins every group, and once it is assigned and its topic has been quiet for two seconds,
     /// commits each partition's end offset (past any record it read); returns when all are done or
     /// after `timeout` (a group not assigned by then is left as it is).
-    public func fastForward(brokers: String, logger: Logger, timeout: Duration = .seconds(20)) async {
+    public func fastForward(cluster: KafkaCluster, logger: Logger, timeout: Duration = .seconds(20)) async {
         await withTaskGroup(of: Void.self) { tasks in
             for (group, topic) in all {
-                tasks.addTask { await Self.fastForward(group: group, topic: topic, brokers: brokers, logger: logger, timeout: timeout) }
+                tasks.addTask { await Self.fastForward(group: group, topic: topic, cluster: cluster, logger: logger, timeout: timeout) }
             }
         }
     }
 
-    static func fastForward(group: String, topic: String, brokers: String, logger: Logger, timeout: Duration) async {
+    static func fastForward(group: String, topic: String, cluster: KafkaCluster, logger: Logger, timeout: Duration) async {
         let assigned = LockedValue<[KafkaTopicPartition]?>(nil)
-        var configuration = KafkaConsumerConfiguration(bootstrapServers: brokers, clientId: "dev-stack", groupId: group, topics: [topic])
+        var configuration = KafkaConsumerConfiguration(cluster: cluster, clientId: "dev-stack", groupId: group, topics: [topic])
         configuration.autoOffsetReset = .latest
         // Short session: should the leave be missed, the services' members are not kept waiting
         // for a 45 s default session of this short-lived member to expire.
@@ -67,7 +67,7 @@ public struct DevConsumerGroups: Sendable, Equatable {
             let since = quietSince ?? ContinuousClock.now
             quietSince = since
             guard ContinuousClock.now - since >= .seconds(2) else { continue }
-            let admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "dev-stack"), logger: quiet)
+            let admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(cluster: cluster, clientId: "dev-stack"), logger: quiet)
             if let marks = try? await admin?.highWatermarks(topics: [topic]) {
                 let offsets = Dictionary(uniqueKeysWithValues: partitions.compactMap { partition -> (KafkaTopicPartition, Int64)? in
                     let end = max(marks[partition]?.high ?? 0, (lastRead[partition] ?? -1) + 1)

@@ -59,7 +59,7 @@ public final class DevProgressProbe: Sendable {
     public init(stack: DevStack) {
         self.stack = stack
         mock = try? MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
-        admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: stack.options.kafkaBrokers, clientId: "dev-progress"),
+        admin = try? KafkaAdmin(configuration: KafkaAdminConfiguration(cluster: stack.options.kafkaCluster, clientId: "dev-progress"),
                                 logger: Logger(label: "dev-progress", minimumLevel: .error))
         match = try? CricsheetMatch.load(contentsOf: stack.options.matchFile)
     }

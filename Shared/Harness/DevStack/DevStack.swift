@@ -39,7 +39,7 @@ public final class DevStack: Sendable {
 
     /// Starts mock-apns, fake-sportmonks and the five services, each once the previous is ready.
     public func startServers() async throws(DevStackError) {
-        await options.consumerGroups.fastForward(brokers: options.kafkaBrokers, logger: logger)
+        await options.consumerGroups.fastForward(cluster: options.kafkaCluster, logger: logger)
         for spec in plan.servers { try await supervisor.start(spec) }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Kafka
+import Runtime
 
 /// Everything that varies between the demo, the end-to-end test and the fault suite: which
 /// match, how fast, how many devices, which ports and servers, and per-process overrides.
@@ -87,6 +89,14 @@ public struct DevStackOptions: Sendable, Equatable {
 
     /// True when the stack runs broadcast channels (`channelShare > 0`).
     public var broadcastEnabled: Bool { channelShare > 0 }
+
+    /// The brokers with this process's Kafka security settings (`KAFKA_SECURITY_PROTOCOL`, …): the dev stack's own clients
+    /// (progress, fast-forward) reach a secured cluster as the services do.
+    public var kafkaCluster: KafkaCluster {
+        var cluster = (try? KafkaCluster(EnvironmentReader())) ?? KafkaCluster(bootstrapServers: kafkaBrokers)
+        cluster.bootstrapServers = kafkaBrokers
+        return cluster
+    }
 
     /// The fixture id the stack sees (`matchId + idOffset`), as the services' match id.
     public var fixtureId: Int { matchId + idOffset }

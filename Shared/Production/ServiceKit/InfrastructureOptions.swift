@@ -80,7 +80,7 @@ public struct InfrastructureOptions: Sendable, Equatable {
     /// handshake failing (``KafkaConnectionError``, naming the setting to change). A cluster that merely does not answer
     /// yet is logged and start-up goes on (the readiness probe reports it until it answers).
     /// - Throws: ``KafkaConnectionError`` for bad credentials or TLS settings.
-    public func verifyKafkaSettings(logger: Logger, timeout: Duration = .seconds(15)) async throws {
+    public func verifyKafkaSettings(logger: Logger, timeout: Duration = .seconds(5)) async throws {
         let admin = try KafkaAdmin(configuration: admin(clientId: "startup-check"), logger: logger.child("kafka-check"))
         do {
             try await admin.verifyConnection(timeout: timeout)

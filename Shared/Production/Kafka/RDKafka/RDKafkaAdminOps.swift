@@ -4,18 +4,9 @@ import CRdKafka
 extension RDKafkaClient {
     /// Topics in the cluster metadata (all topics), with their partition ids.
     func topicMetadata(timeoutMs: Int32) throws(KafkaError) -> [KafkaTopicDescription] {
-        var metadata: UnsafePointer<rd_kafka_metadata>?
-        let code = rd_kafka_metadata(handle, 1, nil, &metadata, timeoutMs)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
-            rebootstrap(reason: "no broker answered a metadata request (\(String(cString: rd_kafka_err2name(code))))")
-            throw KafkaError(code, operation: "metadata")
+        try clusterMetadata(timeoutMs: timeoutMs).topics.map { topic in
+            KafkaTopicDescription(name: topic.name, partitions: topic.partitions.map(\.id))
         }
-        defer { rd_kafka_metadata_destroy(metadata) }
-        let topics = UnsafeBufferPointer(start: metadata.pointee.topics, count: Int(metadata.pointee.topic_cnt))
-        return topics.filter { $0.err == RD_KAFKA_RESP_ERR_NO_ERROR }.map { topic in
-            let partitions = UnsafeBufferPointer(start: topic.partitions, count: Int(topic.partition_cnt))
-            return KafkaTopicDescription(name: String(cString: topic.topic), partitions: partitions.map(\.id).sorted())
-        }.sorted { $0.name < $1.name }
     }
 
     /// One metadata round trip to any broker (brokers only, no topics): succeeds only when a broker
