@@ -49,10 +49,13 @@ import Testing
         return result
     }
 
-    @Test func allTwentyOneFilesArePresent() throws {
+    @Test("the 21 replayed matches are present, and every other file is a known one not yet replayed (issue 32)")
+    func allTwentyOneFilesArePresent() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: DataDirectory.cricsheet.path).filter { $0.hasSuffix(".json") }
-        #expect(names.count == 21)
-        #expect(Set(names.compactMap { Int($0.dropLast(5)) }) == Set(DataDirectory.matchIds))
+        let ids = Set(names.compactMap { Int($0.dropLast(5)) })
+        #expect(DataDirectory.matchIds.count == 21)
+        #expect(ids.isSuperset(of: DataDirectory.matchIds), "missing: \(Set(DataDirectory.matchIds).subtracting(ids).sorted())")
+        #expect(ids.subtracting(DataDirectory.matchIds) == Set(DataDirectory.pendingMatchIds))
     }
 
     @Test(arguments: DataDirectory.matchIds)

@@ -27,6 +27,12 @@ public enum DataDirectory {
                            1322276, 1322277, 1322280, 1359487, 1359519, 1370353, 1415744, 1415755, 1426312,
                            1426557, 1442989]
 
+    /// Matches added to the data directory for issue 32 (The Hundred: 1417822, 1355593; a women's ODI: 1405125; a
+    /// delivery with two wickets: 1384429) that the replay checks do not cover yet: they join `matchIds` when the
+    /// format-aware strings of issue 32 land. Until then the data-directory check names them, so neither a missing
+    /// file nor an unknown new one goes unnoticed.
+    public static let pendingMatchIds = [1355593, 1384429, 1405125, 1417822]
+
     /// Every Cricsheet match file in the data directory, sorted by path.
     public static func matchFiles() throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: cricsheet, includingPropertiesForKeys: nil)

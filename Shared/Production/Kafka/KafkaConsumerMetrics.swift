@@ -31,7 +31,6 @@ public struct KafkaConsumerMetrics: Sendable {
     private let rejoined: Counter
     private let dropped: Counter
     private let rebuilds: Counter
-    private let members: Gauge
     /// Partitions whose lag this member has reported (to zero them once they are no longer its own).
     private let reported = LockedValue<Set<KafkaTopicPartition>>([])
 
@@ -53,20 +52,23 @@ public struct KafkaConsumerMetrics: Sendable {
         rebuilds = registry.counter("kafka_consumer_rebuilt_total",
                                     help: "Times the member was found stranded outside its group and its client was rebuilt",
                                     labels: ["group": group])
-        members = registry.gauge("kafka_group_members", help: "Members of the consumer group as its coordinator describes it",
-                                 labels: ["group": group])
         lastCommit.set(clock.now().timeIntervalSince1970)
     }
 
     func rebuilt() { rebuilds.increment() }
 
-    /// Sets `kafka_group_lag` per partition (and `kafka_group_members`) from a read of the broker's view.
-    func groupRead(lag: [KafkaPartitionLag], members count: Int?) {
+    /// Sets `kafka_group_lag` per partition (and `kafka_group_members`, once the broker has described the group) from a
+    /// read of the broker's view. A group described as `Dead` (unknown to the broker; Tansu says so of every group) sets
+    /// no member count: the gauge would read 0 for a group that has members.
+    func groupRead(lag: [KafkaPartitionLag], group description: KafkaGroupDescription?) {
         for entry in lag {
             registry.gauge("kafka_group_lag", help: "Messages the consumer group is behind per partition, as the broker sees it",
                            labels: ["group": group, "topic": entry.topic, "partition": String(entry.partition)]).set(Double(entry.lag))
         }
-        if let count { members.set(Double(count)) }
+        if let description, description.state != "Dead" {
+            registry.gauge("kafka_group_members", help: "Members of the consumer group as its coordinator describes it",
+                           labels: ["group": group]).set(Double(description.members))
+        }
     }
 
     func committed() { lastCommit.set(clock.now().timeIntervalSince1970) }

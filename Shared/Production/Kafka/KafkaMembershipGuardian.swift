@@ -26,12 +26,14 @@ final class KafkaMembershipGuardian: Sendable {
     private let interval: Duration
     private let logger: Logger
     private let metrics: KafkaConsumerMetrics?
+    private let queue: DispatchQueue
 
     init(configuration: KafkaConsumerConfiguration, bound: Duration, logger: Logger, metrics: KafkaConsumerMetrics?) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         interval = max(.seconds(1), min(configuration.statisticsInterval ?? .seconds(5), bound / 4))
+        queue = DispatchQueue(label: "kafka.consumer.guard.\(configuration.groupId)")
         state = LockedValue(State(watch: KafkaMembershipWatch(bound: bound)))
     }
 
@@ -54,31 +56,42 @@ final class KafkaMembershipGuardian: Sendable {
         }
     }
 
-    /// Records the member's assignment after a poll; starts a broker read when one is due.
+    /// Records the member's assignment after a poll; starts a broker read when one is due. Never blocks: the read
+    /// (and the admin client's creation, the first time) runs on the guardian's own queue.
     func observe(holdsPartitions: Bool, now: ContinuousClock.Instant = .now) {
-        let admin: KafkaAdmin? = state.withLock { state in
+        let due: Bool = state.withLock { state in
             state.watch.observe(holdsPartitions: holdsPartitions, now: now)
             if holdsPartitions { state.strandedReason = nil }
-            guard !state.closed, !state.sampling, state.lastSample.map({ now - $0 >= interval }) ?? true else { return nil }
-            if state.admin == nil {
-                var adminConfiguration = KafkaAdminConfiguration(cluster: configuration.cluster, clientId: configuration.clientId + "-guard")
-                adminConfiguration.additional = configuration.additional
-                state.admin = try? KafkaAdmin(configuration: adminConfiguration, logger: logger.child("membership-guard"))
-            }
-            guard let admin = state.admin else { return nil }
+            guard !state.closed, !state.sampling, state.lastSample.map({ now - $0 >= interval }) ?? true else { return false }
             state.sampling = true
             state.lastSample = now
-            return admin
+            return true
         }
-        guard let admin else { return }
-        admin.sample(group: configuration.groupId, topics: configuration.topics, timeout: .seconds(3)) { [self] result in
-            sampled(result, holdsPartitions: holdsPartitions)
+        guard due else { return }
+        queue.async { [self] in
+            guard let admin = admin() else {
+                state.withLock { $0.sampling = false }
+                return
+            }
+            admin.sample(group: configuration.groupId, topics: configuration.topics, timeout: .seconds(3)) { [self] result in
+                sampled(result, holdsPartitions: holdsPartitions)
+            }
         }
+    }
+
+    /// The guard's admin client, made on first use (on `queue`).
+    private func admin() -> KafkaAdmin? {
+        if let admin = state.withLock({ $0.admin }) { return admin }
+        var adminConfiguration = KafkaAdminConfiguration(cluster: configuration.cluster, clientId: configuration.clientId + "-guard")
+        adminConfiguration.additional = configuration.additional
+        let admin = try? KafkaAdmin(configuration: adminConfiguration, logger: logger.child("membership-guard"))
+        state.withLock { $0.admin = admin }
+        return admin
     }
 
     private func sampled(_ result: Result<(lag: [KafkaPartitionLag], group: KafkaGroupDescription?), any Error>, holdsPartitions: Bool) {
         let reading = try? result.get()
-        if let reading { metrics?.groupRead(lag: reading.lag, members: reading.group?.members) }
+        if let reading { metrics?.groupRead(lag: reading.lag, group: reading.group) }
         let verdict = state.withLock { state -> KafkaMembershipWatch.Verdict in
             state.sampling = false
             guard !holdsPartitions else { return .member }
