@@ -126,7 +126,7 @@ var harnessTargets: [Target] {[
     harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
-    harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Runtime", "ServiceKit"]),
+    harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
     harnessExecutable("MockAPNs", ["APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
     harnessExecutable("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),

@@ -1,6 +1,7 @@
 import CommandLineSupport
 import DevStack
 import Foundation
+import Kafka
 import Runtime
 import ServiceKit
 
@@ -83,7 +84,7 @@ struct DevLauncher {
             console.error("dev: device-sim is not built in \(binDirectory.path); running without simulated devices")
             settings.devices = 0
         }
-        let options = DevStackOptions(
+        var options = DevStackOptions(
             binDirectory: binDirectory, logDirectory: stackDirectory.appendingPathComponent("logs"),
             materialDirectory: stackDirectory.appendingPathComponent("dev"),
             cricsheetDirectory: cricsheetDirectory(settings, root: root), matchId: settings.match,
@@ -92,6 +93,11 @@ struct DevLauncher {
             kafkaBrokers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092"),
             databaseURL: environment.string("DATABASE_URL", default: "postgresql://sightscreen@127.0.0.1:55432/sightscreen"),
             logLevel: environment.string("LOG_LEVEL", default: "info"))
+        do {
+            options.kafkaCluster = try KafkaCluster(environment)
+        } catch {
+            throw UsageError(message: "\(error)")
+        }
         guard FileManager.default.fileExists(atPath: options.matchFile.path) else {
             throw UsageError(message: "no Cricsheet match \(options.matchFile.path) (--match ID, --cricsheet DIR or CRICSHEET_DIR)")
         }

@@ -55,7 +55,7 @@ struct CommandLineTool {
             default: throw UsageError(message: "topics needs `apply`, `create` or `list`")
             }
         case "migrate": try await migrate()
-        case "kafka-check": try await KafkaCheckCommand(console: console, cluster: try cluster()).run(arguments.dropFirst())
+        case "kafka-check": try await KafkaCheckCommand(console: console, cluster: try cluster(), environment: environment).run(arguments.dropFirst())
         case "lag": try await lag(arguments.dropFirst())
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "match": try await MatchCommand(console: console, environment: environment, admin: try? admin()).run(arguments.dropFirst())

@@ -12,6 +12,7 @@ import Runtime
 struct KafkaCheckCommand {
     let console: Console
     let cluster: KafkaCluster
+    let environment: EnvironmentReader
 
     private final class Report: Sendable {
         let problems = LockedValue<[String]>([])
@@ -27,7 +28,7 @@ struct KafkaCheckCommand {
 
     func run(_ options: ArraySlice<String>) async throws {
         var scratch = "sightscreen.kafka-check"
-        var configPath = ProcessInfo.processInfo.environment["TOPICS_CONFIG"] ?? "deploy/topics.conf"
+        var configPath = TopicsCommand.configPath(environment)
         var rest = options[...]
         while let option = rest.popFirst() {
             switch option {

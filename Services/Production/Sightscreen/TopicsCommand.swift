@@ -27,7 +27,7 @@ struct TopicsCommand {
             default: throw UsageError(message: "topics apply: unknown option \(option)")
             }
         }
-        let path = configPath ?? defaultConfigPath
+        let path = configPath ?? Self.configPath(environment)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw UsageError(message: "cannot read the topic config \(path) (set TOPICS_CONFIG or --config)")
         }
@@ -78,7 +78,8 @@ struct TopicsCommand {
         })
     }
 
-    private var defaultConfigPath: String {
+    /// The topic config: `TOPICS_CONFIG`, else `$SIGHTSCREEN_ROOT/deploy/topics.conf`, else `deploy/topics.conf`.
+    static func configPath(_ environment: EnvironmentReader) -> String {
         if let path = environment.raw("TOPICS_CONFIG") { return path }
         if let root = environment.raw("SIGHTSCREEN_ROOT") { return root + "/deploy/topics.conf" }
         return "deploy/topics.conf"

@@ -1,6 +1,5 @@
 import Foundation
 import Kafka
-import Runtime
 
 /// Everything that varies between the demo, the end-to-end test and the fault suite: which
 /// match, how fast, how many devices, which ports and servers, and per-process overrides.
@@ -29,7 +28,11 @@ public struct DevStackOptions: Sendable, Equatable {
     /// listener. 0: every device on tokens, broadcast off.
     public var channelShare: Double
     public var ports: DevPorts
-    public var kafkaBrokers: String
+    /// The brokers and the Kafka security settings of the dev stack's own clients (progress, fast-forward); the
+    /// launcher reads them from the environment as the services do (`KafkaCluster.init(_:)`).
+    public var kafkaCluster: KafkaCluster
+    /// `KAFKA_BROKERS` of every process.
+    public var kafkaBrokers: String { kafkaCluster.bootstrapServers }
     public var databaseURL: String
     /// `POLL_INTERVAL_MS` of the poller.
     public var pollIntervalMs: Int
@@ -70,7 +73,7 @@ public struct DevStackOptions: Sendable, Equatable {
         self.devices = devices
         self.channelShare = channelShare
         self.ports = ports
-        self.kafkaBrokers = kafkaBrokers
+        self.kafkaCluster = KafkaCluster(bootstrapServers: kafkaBrokers)
         self.databaseURL = databaseURL
         self.pollIntervalMs = pollIntervalMs
         self.orchestratorIntervalMs = orchestratorIntervalMs
@@ -89,14 +92,6 @@ public struct DevStackOptions: Sendable, Equatable {
 
     /// True when the stack runs broadcast channels (`channelShare > 0`).
     public var broadcastEnabled: Bool { channelShare > 0 }
-
-    /// The brokers with this process's Kafka security settings (`KAFKA_SECURITY_PROTOCOL`, …): the dev stack's own clients
-    /// (progress, fast-forward) reach a secured cluster as the services do.
-    public var kafkaCluster: KafkaCluster {
-        var cluster = (try? KafkaCluster(EnvironmentReader())) ?? KafkaCluster(bootstrapServers: kafkaBrokers)
-        cluster.bootstrapServers = kafkaBrokers
-        return cluster
-    }
 
     /// The fixture id the stack sees (`matchId + idOffset`), as the services' match id.
     public var fixtureId: Int { matchId + idOffset }

@@ -3,10 +3,7 @@ public struct KafkaAdminConfiguration: Sendable {
     /// The brokers and how to reach them (security, pass-through properties).
     public var cluster: KafkaCluster
     /// Comma-separated `host:port` list, e.g. `127.0.0.1:19092`.
-    public var bootstrapServers: String {
-        get { cluster.bootstrapServers }
-        set { cluster.bootstrapServers = newValue }
-    }
+    public var bootstrapServers: String { cluster.bootstrapServers }
     /// Client id shown in broker logs and metrics.
     public var clientId: String
     /// Raw librdkafka properties applied last.

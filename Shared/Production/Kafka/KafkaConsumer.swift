@@ -76,7 +76,7 @@ public final class KafkaConsumer: Sendable {
             if let reason = guardian?.takeRebuild() ?? requestedRebuild.withLock({ $0.take() }) { rebuild(reason: reason) }
             return try client.consumerPoll(timeoutMs: milliseconds, logger: logger)
         }
-        guardian?.observe(holdsPartitions: !state.assignment.isEmpty)
+        guardian?.observe(holdsPartitions: state.holdsPartitions)
         return message
     }
 

@@ -29,10 +29,7 @@ public struct InfrastructureOptions: Sendable, Equatable {
     public var kafkaStrandedAfter: Duration
 
     /// Comma-separated `host:port` list.
-    public var kafkaBrokers: String {
-        get { kafka.bootstrapServers }
-        set { kafka.bootstrapServers = newValue }
-    }
+    public var kafkaBrokers: String { kafka.bootstrapServers }
 
     public init(
         kafkaBrokers: String = "127.0.0.1:19092",

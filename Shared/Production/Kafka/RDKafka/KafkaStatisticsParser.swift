@@ -14,21 +14,18 @@ enum KafkaStatisticsParser {
         var knownBrokers: Int?
     }
 
-    static func report(fromJSON bytes: [UInt8]) -> Report {
+    /// - Parameter lag: whether to read the partitions' lag (consumers only; a producer's report has none to give).
+    static func report(fromJSON bytes: [UInt8], lag: Bool) -> Report {
         guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             return Report(partitionLag: [], knownBrokers: nil)
         }
         let knownBrokers = (root["brokers"] as? [String: Any]).map { brokers in
             brokers.values.filter { (($0 as? [String: Any])?["source"] as? String).map { $0 == "learned" || $0 == "configured" } ?? false }.count
         }
-        return Report(partitionLag: partitionLag(root), knownBrokers: knownBrokers)
+        return Report(partitionLag: lag ? partitionLag(root) : [], knownBrokers: knownBrokers)
     }
 
     /// One entry per partition the consumer wants (`desired`) and has a high watermark for.
-    static func partitionLag(fromJSON bytes: [UInt8]) -> [KafkaPartitionLag] {
-        report(fromJSON: bytes).partitionLag
-    }
-
     private static func partitionLag(_ root: [String: Any]) -> [KafkaPartitionLag] {
         guard let topics = root["topics"] as? [String: Any] else { return [] }
         var result: [KafkaPartitionLag] = []

@@ -113,7 +113,8 @@ extension RDKafkaClient {
         return try read(event)
     }
 
-    private static func text(_ buffer: [CChar]) -> String {
+    /// The C string librdkafka wrote into an error buffer.
+    static func text(_ buffer: [CChar]) -> String {
         buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

@@ -104,7 +104,7 @@ func rdkafkaRebalanceCallback(
 func rdkafkaStatisticsCallback(_ rk: OpaquePointer?, _ json: UnsafeMutablePointer<CChar>?, _ length: Int, _ opaque: UnsafeMutableRawPointer?) -> Int32 {
     guard let rk, let json, let context = context(opaque) else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: json, count: length)
-    let report = KafkaStatisticsParser.report(fromJSON: Array(bytes))
+    let report = KafkaStatisticsParser.report(fromJSON: Array(bytes), lag: context.consumer != nil)
     context.consumer?.statisticsArrived(report.partitionLag)
     if report.knownBrokers == 0 {
         RDKafkaRebootstrap.addBootstrapBrokers(rk, context: context, reason: "the client knows no broker (statistics)")

@@ -29,6 +29,9 @@ final class RDKafkaConsumerState: Sendable {
     /// The partitions currently assigned to this member, sorted.
     var assignment: [KafkaTopicPartition] { state.withLock { $0.assignment.sorted() } }
 
+    /// True while the member holds at least one partition (read after every poll: no copy, no sort).
+    var holdsPartitions: Bool { state.withLock { !$0.assignment.isEmpty } }
+
     /// Lag of the assigned partitions from the latest statistics, sorted by partition.
     var partitionLag: [KafkaPartitionLag] {
         state.withLock { state in Self.held(state) }

@@ -87,8 +87,7 @@ extension RDKafkaClient {
     func createPartitions(_ name: String, total: Int, timeoutMs: Int32) throws(KafkaError) {
         var errorText = [CChar](repeating: 0, count: 512)
         guard let request = rd_kafka_NewPartitions_new(name, total, &errorText, errorText.count) else {
-            throw KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, operation: "add partitions to \(name)",
-                             message: errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            throw KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, operation: "add partitions to \(name)", message: Self.text(errorText))
         }
         var requests: [OpaquePointer?] = [request]
         defer { rd_kafka_NewPartitions_destroy(request) }
