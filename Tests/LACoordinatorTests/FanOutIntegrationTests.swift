@@ -223,8 +223,10 @@ struct FanOutIntegrationTests {
             return KafkaMessage(topic: "events", partition: 0, offset: offset, key: Array(matchId.utf8), value: try MessageCodec.encode(event),
                                 headers: [], timestamp: nil)
         }
+        // The overload rule off (a hold bound of 0): this test is about repeats, every event goes at once.
+        var gate = PlainUpdateGate(settings: .init(maximumHold: .zero))
         for event in [fifty, four, next] {
-            let committed = try await processor.process([try message(event)])
+            let committed = try await processor.process([try message(event)], gate: &gate)
             #expect(committed.values.first == offset + 1, "every message is committed, a skipped one too")
         }
         let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.stateSeq)).isSuperset(of: [1, 3]) }

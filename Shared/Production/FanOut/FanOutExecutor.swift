@@ -40,6 +40,9 @@ public struct FanOutResult: Sendable, Equatable {
     public var seconds = 0.0
     /// Time spent inside the row callback: sharding, encoding and handing jobs to the producer.
     public var handlingSeconds = 0.0
+    /// The highest offset of this fan-out's jobs per partition of the jobs topic (broadcast jobs included): once
+    /// apns-sender's group has committed past each, every job of the event has a final answer.
+    public var highestOffsets: [Int32: Int64] = [:]
 
     public init() {}
 }
@@ -99,6 +102,7 @@ public struct FanOutExecutor: Sendable {
         }
         try await window.finish()
         result.targets = planner.targetCount
+        result.highestOffsets = window.highestOffsets
         result.seconds = (ContinuousClock.now - started).seconds
         result.handlingSeconds = handling.seconds
         return result

@@ -15,6 +15,9 @@ public struct JobWindow {
     private var firstError: (any Error)?
     /// Messages acknowledged so far.
     public private(set) var acknowledged = 0
+    /// The highest acknowledged offset per partition of `topic`: where a consumer of the jobs must have
+    /// committed past for every message of this window to be done.
+    public private(set) var highestOffsets: [Int32: Int64] = [:]
 
     public init(producer: KafkaProducer, topic: String, limit: Int) {
         self.producer = producer
@@ -48,8 +51,9 @@ public struct JobWindow {
         let task = inFlight[head]
         head += 1
         do {
-            _ = try await task.value
+            let report = try await task.value
             acknowledged += 1
+            highestOffsets[report.partition] = max(highestOffsets[report.partition] ?? -1, report.offset)
         } catch {
             if firstError == nil { firstError = error }
         }

@@ -30,8 +30,10 @@ struct JobProcessor: Sendable {
     var coalescer = BroadcastCoalescer()
 
     /// Processes a decoded, valid job. Between retry rounds the job waits through `slot`, which
-    /// parks it without a sending slot when its `JobSet` has room.
-    func process(_ job: PushJob, slot: JobSlot = .unmanaged()) async -> Result {
+    /// parks it without a sending slot when its `JobSet` has room. With `order`, each round of an update or end
+    /// follows the per-device order of its Kafka `key` (`SendOrder`): an update whose key already began a newer
+    /// state is superseded (its remaining targets are not sent, counted in `apns_sender_superseded_total`).
+    func process(_ job: PushJob, key: String = "", order: SendOrder? = nil, slot: JobSlot = .unmanaged()) async -> Result {
         if let channel = job.channel { return await processBroadcast(job, channel: channel, slot: slot) }
         let started = ContinuousClock.now
         metrics.jobsInFlight.increment()
@@ -50,9 +52,17 @@ struct JobProcessor: Sendable {
             lastError = "expired before sending (apns-expiration \(job.expiration))"
             cause = .expired
         }
+        var superseded = 0
         while !remaining.isEmpty {
+            if let order, !order.beginRound(job, key: key) {
+                superseded = remaining.count
+                metrics.superseded(priority: job.priority, count: superseded)
+                remaining = []
+                break
+            }
             attempt += 1
             let outcomes = await sendRound(job, payload: payload, targets: remaining)
+            order?.endRound(job, key: key)
             if Task.isCancelled { return abandon(job) }
             var again: [PushTarget] = []
             var acceptedNow = 0
@@ -121,10 +131,11 @@ struct JobProcessor: Sendable {
         metrics.targetsFinished("delivered", count: delivered)
         metrics.targetsFinished("token_invalid", count: invalid.count)
         metrics.targetsFinished("dead", count: dead.count)
+        metrics.targetsFinished("superseded", count: superseded)
         metrics.matches.count(job.matchId, "accepted", delivered)
         metrics.matches.count(job.matchId, "refused", invalid.count)
         metrics.matches.count(job.matchId, "dead", dead.count)
-        metrics.jobFinished(dead.isEmpty ? "delivered" : "dead")
+        metrics.jobFinished(!dead.isEmpty ? "dead" : superseded == job.targets.count ? "superseded" : "delivered")
         metrics.jobSeconds.observe(ContinuousClock.now - started)
         return .finished(delivered: delivered, tokenInvalid: invalid.count, dead: dead.count)
     }

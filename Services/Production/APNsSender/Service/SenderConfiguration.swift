@@ -35,6 +35,10 @@ public struct SenderConfiguration: Sendable {
     /// unanswered targets (≤ 1,000 × about 200 bytes), so 32 of them cost a few MB. 0: a job waits
     /// holding its slot.
     public var maxWaitingJobs = 32
+    /// `APNS_SENDER_LOOKAHEAD_JOBS` (32): jobs read off the topic ahead of the free sending slots, in which a
+    /// priority-10 job overtakes plain updates and a plain update of a key that began a newer state is dropped
+    /// (`JobLookahead`). Each holds up to 1,000 targets (≈ 250 KB): 32 cost about 8 MB.
+    public var lookaheadJobs = 32
     /// `APNS_SENDER_PREFETCH_KB` (16,384): push jobs librdkafka may hold pre-fetched, in kilobytes (≈ 70 jobs of
     /// 1,000 targets). librdkafka's 64 MB default held ≈ 270 such jobs and put apns-sender over 200 MB at 1 M.
     public var prefetchKilobytes = 16_384
@@ -122,6 +126,7 @@ public struct SenderConfiguration: Sendable {
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
+        lookaheadJobs = try environment.int("APNS_SENDER_LOOKAHEAD_JOBS", default: lookaheadJobs, in: 1...4096)
         prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)
     }
 

@@ -46,7 +46,24 @@ struct SenderMetrics: Sendable {
         registry.counter("apns_sender_broadcasts_total", help: "Broadcast jobs by outcome", labels: ["outcome": outcome]).increment()
     }
 
-    /// Final per-target answers: `delivered`, `token_invalid`, `dead`.
+    /// Targets of an update not sent because their key already began sending a newer state of the match (`SendOrder`):
+    /// the device gets the newer one instead. By the job's priority (10: a key event's alert that could not go
+    /// before a newer state did — a retry, or a re-read event).
+    func superseded(priority: Int, count: Int) {
+        guard count > 0 else { return }
+        registry.counter("apns_sender_superseded_total", help: "Targets not sent because a newer state of their match went to them",
+                         labels: ["priority": String(priority)]).increment(by: count)
+    }
+
+    /// Jobs read ahead and not started yet, by priority (`JobLookahead`).
+    func lookahead(_ counts: [Int: Int]) {
+        for (priority, count) in counts {
+            registry.gauge("apns_sender_queued_jobs", help: "Push jobs read off the topic and not started yet, by priority",
+                           labels: ["priority": String(priority)]).set(Double(count))
+        }
+    }
+
+    /// Final per-target answers: `delivered`, `token_invalid`, `dead`, `superseded`.
     func targetsFinished(_ action: String, count: Int) {
         guard count > 0 else { return }
         registry.counter("apns_sender_targets_total", help: "Targets with a final answer by action", labels: ["action": action])

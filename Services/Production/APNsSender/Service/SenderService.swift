@@ -6,10 +6,11 @@ import Kafka
 import Runtime
 import ServiceKit
 
-/// apns-sender's work: consume the jobs topic as group member, send up to `maxInFlightJobs`
-/// jobs concurrently (plus up to `maxWaitingJobs` parked between retry rounds, see `JobSet`), commit each partition's offsets in order once the jobs before them are
-/// final, refresh the lag gauge, and drain on shutdown (stop polling, let in-flight jobs finish
-/// within the grace period, commit, close).
+/// apns-sender's work: consume the jobs topic as group member, read up to `lookaheadJobs` ahead (`JobLookahead`:
+/// priority 10 first, each device's states in order, superseded updates not sent — `SendOrder`), send up to
+/// `maxInFlightJobs` jobs concurrently (plus up to `maxWaitingJobs` parked between retry rounds, see `JobSet`),
+/// commit each partition's offsets in order once the jobs before them are final, and drain on shutdown (stop
+/// polling, let in-flight jobs finish within the grace period, commit, close).
 ///
 /// Readiness conditions: `kafka` (the group assigned partitions), `accepting_jobs` (false while
 /// draining); main adds `apns_key` once the key has signed a provider token.
@@ -46,6 +47,9 @@ public final class SenderService: Sendable {
     /// - Throws: `KafkaError` when the consumer or producer cannot be created, or polling fails fatally.
     public func run() async throws {
         let tracker = CommitTracker()
+        let lookahead = LockedValue(JobLookahead(capacity: configuration.lookaheadJobs))
+        let changes = AsyncCondition<UInt64>(0)
+        let bump: @Sendable () -> Void = { changes.update { $0 &+= 1 } }
         let consumer = try KafkaConsumer(
             configuration: consumerConfiguration(), logger: logger.child("kafka"), metrics: metrics.registry,
             onRebalance: { [readiness, tracker, logger] event in
@@ -54,6 +58,7 @@ public final class SenderService: Sendable {
                     readiness.set("kafka", true)
                     logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
                 case .revoked(let partitions, let lost):
+                    _ = lookahead.withLock { $0.revoke(partitions) }
                     tracker.revoke(partitions)
                     if lost { readiness.set("kafka", false) }
                     logger.info("partitions revoked", ["count": String(partitions.count), "lost": String(lost)])
@@ -88,8 +93,20 @@ public final class SenderService: Sendable {
 
         var failure: (any Error)?
         do {
-            try await intake(
-                consumer: consumer, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters)
+            let order = SendOrder(roundEnded: bump)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await self.intake(consumer: consumer, tracker: tracker, lookahead: lookahead, changes: changes)
+                }
+                group.addTask {
+                    await self.dispatch(lookahead: lookahead, changes: changes, order: order, tracker: tracker, jobs: jobs,
+                                        processor: processor, deadLetters: deadLetters)
+                }
+                // The intake returns on shutdown (or throws); the dispatcher then stops starting jobs.
+                try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
         } catch {
             failure = error
             logger.error("consuming failed", ["error": "\(error)"])
@@ -121,54 +138,98 @@ public final class SenderService: Sendable {
         if let failure { throw failure }
     }
 
-    /// Polls and dispatches until shutdown or cancellation.
-    private func intake(
-        consumer: KafkaConsumer, tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher
-    ) async throws {
+    /// Polls into the lookahead (while it has room) until shutdown or cancellation. Every message is `begin`-ed in
+    /// the tracker as it is taken, so nothing after it is committed before its job is final.
+    private func intake(consumer: KafkaConsumer, tracker: CommitTracker, lookahead: LockedValue<JobLookahead>,
+                        changes: AsyncCondition<UInt64>) async throws {
         while !GracefulShutdown.isRequested && !Task.isCancelled {
-            if !jobs.hasSlot {
-                _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
+            if !lookahead.withLock({ $0.hasRoom }) {
+                let seen = changes.value
+                _ = await changes.wait(until: { $0 != seen }, timeout: pollTimeout)
                 continue
             }
             guard let message = try await consumer.poll(timeout: pollTimeout) else { continue }
             // Taken after shutdown began: not begun, so it stays uncommitted for the next owner.
             guard !GracefulShutdown.isRequested, !Task.isCancelled else { break }
-            let partition = message.topicPartition
-            tracker.begin(partition, offset: message.offset)
-            switch JobIntake.classify(message) {
-            case .job(let job):
-                jobs.start { slot in
-                    if case .finished = await processor.process(job, slot: slot) { tracker.finish(partition, offset: message.offset) }
+            tracker.begin(message.topicPartition, offset: message.offset)
+            let entry = JobLookahead.Entry(message: message, incoming: JobIntake.classify(message), key: message.keyString ?? "")
+            let counts = lookahead.withLock { lookahead -> [Int: Int] in
+                lookahead.append(entry)
+                return lookahead.countsByPriority
+            }
+            metrics.lookahead(counts)
+            changes.update { $0 &+= 1 }
+        }
+    }
+
+    /// Starts jobs from the lookahead while sending slots are free — priority 10 first, each key's states in order
+    /// (`JobLookahead.takeNext`) — until cancelled (when the intake stops).
+    private func dispatch(lookahead: LockedValue<JobLookahead>, changes: AsyncCondition<UInt64>, order: SendOrder,
+                          tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher) async {
+        while !Task.isCancelled {
+            let seen = changes.value
+            if jobs.hasSlot, let (entry, counts) = lookahead.withLock({ lookahead in
+                lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
+            }) {
+                metrics.lookahead(counts)
+                start(entry, order: order, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters,
+                      changes: changes)
+                continue
+            }
+            if !jobs.hasSlot {
+                _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
+            } else {
+                _ = await changes.wait(until: { $0 != seen }, timeout: pollTimeout)
+            }
+        }
+    }
+
+    /// Starts one entry's work as a job; its offset is finished in the tracker once the work is final.
+    private func start(_ entry: JobLookahead.Entry, order: SendOrder, tracker: CommitTracker, jobs: JobSet,
+                       processor: JobProcessor, deadLetters: DeadLetterPublisher, changes: AsyncCondition<UInt64>) {
+        let message = entry.message
+        let partition = message.topicPartition
+        let done: @Sendable () -> Void = {
+            tracker.finish(partition, offset: message.offset)
+        }
+        let ended: @Sendable () -> Void = { changes.update { $0 &+= 1 } }
+        switch entry.incoming {
+        case .job(let job):
+            let key = entry.key
+            jobs.start { slot in
+                defer { ended() }
+                if case .finished = await processor.process(job, key: key, order: order, slot: slot) { done() }
+            }
+        case .invalid(let job, let reason):
+            metrics.rejected(kind: "invalid_job")
+            logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
+            jobs.start { _ in
+                defer { ended() }
+                if case .finished = await processor.deadLetter(job, reason: reason) { done() }
+            }
+        case .poison(let kind, let error, let jobID):
+            metrics.rejected(kind: kind)
+            logger.warning("unusable message skipped", [
+                "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
+                "offset": String(message.offset), "jobId": jobID ?? "",
+            ])
+            // Parked on the dead-letter topic (and, when it names a job, a rejected DeadPush on push.dead);
+            // the offset is final only once both are acknowledged.
+            let record = jobID.map {
+                DeadPush.rejected(jobId: $0, source: .init(topic: message.topic, partition: message.partition,
+                                                           offset: message.offset, kind: kind),
+                                  error: error, diedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
+            }
+            let publisher = processor.publisher
+            let metrics = self.metrics
+            jobs.start { _ in
+                defer { ended() }
+                do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
+                if let record {
+                    guard let outgoing = try? publisher.dead(record), await publisher.publish([outgoing]) else { return }
+                    metrics.deadProduced.increment()
                 }
-            case .invalid(let job, let reason):
-                metrics.rejected(kind: "invalid_job")
-                logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
-                jobs.start { _ in
-                    if case .finished = await processor.deadLetter(job, reason: reason) { tracker.finish(partition, offset: message.offset) }
-                }
-            case .poison(let kind, let error, let jobID):
-                metrics.rejected(kind: kind)
-                logger.warning("unusable message skipped", [
-                    "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
-                    "offset": String(message.offset), "jobId": jobID ?? "",
-                ])
-                // Parked on the dead-letter topic (and, when it names a job, a rejected DeadPush on push.dead);
-                // the offset is final only once both are acknowledged.
-                let record = jobID.map {
-                    DeadPush.rejected(jobId: $0, source: .init(topic: message.topic, partition: message.partition,
-                                                               offset: message.offset, kind: kind),
-                                      error: error, diedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
-                }
-                let publisher = processor.publisher
-                let metrics = self.metrics
-                jobs.start { _ in
-                    do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
-                    if let record {
-                        guard let outgoing = try? publisher.dead(record), await publisher.publish([outgoing]) else { return }
-                        metrics.deadProduced.increment()
-                    }
-                    tracker.finish(partition, offset: message.offset)
-                }
+                done()
             }
         }
     }

@@ -17,6 +17,8 @@ public struct Coordinator: Sendable {
     let logger: Logger
     let metrics: CoordinatorMetrics
     let clock: any WallClock
+    /// Reads apns-sender's group progress for the overload rule (`PlainUpdateGate`).
+    let senderProgress: SenderProgress
 
     /// Creates the Kafka clients (subscribing both consumers); opens no database connection yet.
     public init(configuration: CoordinatorConfiguration, database: PostgresClient, logger: Logger, registry: MetricsRegistry,
@@ -33,6 +35,9 @@ public struct Coordinator: Sendable {
         eventsConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.eventsGroup, topic: configuration.eventsTopic),
             logger: logger.child("kafka"), metrics: registry)
+        senderProgress = SenderProgress(
+            admin: try KafkaAdmin(configuration: infrastructure.admin(clientId: "la-coordinator-progress"), logger: logger.child("kafka")),
+            group: configuration.senderGroup, topic: configuration.fanOut.topic, logger: logger)
         tokenInvalidConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.tokenInvalidGroup, topic: configuration.tokenInvalidTopic),
             logger: logger.child("kafka"), metrics: registry)
@@ -65,7 +70,9 @@ public struct Coordinator: Sendable {
     /// Runs the two loops (each consumer exports its own `kafka_consumer_lag`) until cancelled (or one fails), then closes the Kafka clients.
     public func run() async throws {
         let events = EventLoop(consumer: eventsConsumer, processor: processor, maximumEvents: configuration.coalesceMaximumEvents,
-                               drainWait: configuration.coalesceWait, logger: logger, metrics: metrics)
+                               drainWait: configuration.coalesceWait, gateSettings: configuration.plainUpdates,
+                               senderProgress: senderProgress, progressInterval: configuration.senderProgressInterval,
+                               logger: logger, metrics: metrics)
         let tokens = TokenInvalidLoop(consumer: tokenInvalidConsumer, handler: tokenInvalidHandler, logger: logger, metrics: metrics)
         let outcome: Result<Void, any Error>
         do {

@@ -26,6 +26,16 @@ public struct CoordinatorConfiguration: Sendable {
     public var coalesceMaximumEvents = 500
     /// `LA_COALESCE_WAIT_MS`: how long each extra poll of a batch waits (0: only what is already fetched).
     public var coalesceWait: Duration = .zero
+    /// `LA_PLAIN_UPDATE_SPACING_MS` (1,000) and `LA_PLAIN_UPDATE_MAX_HOLD_MS` (30,000): the overload rule
+    /// (`PlainUpdateGate`): a plain update of a match whose previous fan-out apns-sender is still sending waits for it,
+    /// then as long again (at least the spacing); never longer than the hold bound after that fan-out began.
+    /// A hold bound of 0 turns the rule off (every event is fanned out at once, as before issue 31).
+    public var plainUpdates = PlainUpdateGate.Settings()
+    /// `LA_SENDER_GROUP` (default "apns-sender"): apns-sender's consumer group, whose commits on the jobs topic say
+    /// when a fan-out has been sent.
+    public var senderGroup = "apns-sender"
+    /// `LA_SENDER_PROGRESS_INTERVAL_MS` (200): how often that group's commits are read while an update is held.
+    public var senderProgressInterval: Duration = .milliseconds(200)
 
     public init() {}
 
@@ -52,5 +62,12 @@ public struct CoordinatorConfiguration: Sendable {
                                                                    default: Int(policy.closeOfPlayDismissAfter), in: 0...14_400))
         coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
         coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
+        plainUpdates.minimumSpacing = try environment.milliseconds("LA_PLAIN_UPDATE_SPACING_MS", default: plainUpdates.minimumSpacing,
+                                                                   in: 0...600_000)
+        plainUpdates.maximumHold = try environment.milliseconds("LA_PLAIN_UPDATE_MAX_HOLD_MS", default: plainUpdates.maximumHold,
+                                                                in: 0...600_000)
+        senderGroup = environment.string("LA_SENDER_GROUP", default: senderGroup)
+        senderProgressInterval = try environment.milliseconds("LA_SENDER_PROGRESS_INTERVAL_MS", default: senderProgressInterval,
+                                                              in: 50...10_000)
     }
 }

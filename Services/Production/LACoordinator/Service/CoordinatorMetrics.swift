@@ -15,6 +15,29 @@ public struct CoordinatorMetrics: Sendable {
             .increment(by: count)
     }
 
+    /// A plain update that will not be sent because a newer event of its match replaced it while it was held.
+    func superseded(priority: Int) {
+        registry.counter("la_updates_superseded_total", help: "Updates replaced by a newer state of their match before fan-out",
+                         labels: ["priority": String(priority)]).increment()
+    }
+
+    /// A plain update held back because its match's previous fan-out was still being sent (`PlainUpdateGate`).
+    func held() {
+        registry.counter("la_updates_held_total", help: "Plain updates held while their match's previous fan-out was being sent")
+            .increment()
+    }
+
+    /// Plain updates held right now (one per match at most).
+    func heldUpdates(_ count: Int) {
+        registry.gauge("la_updates_held", help: "Plain updates waiting for their match's previous fan-out").set(Double(count))
+    }
+
+    /// How long a held plain update waited before its fan-out.
+    func heldSeconds(_ seconds: Double) {
+        registry.histogram("la_update_hold_seconds", help: "Time a plain update was held before its fan-out",
+                           buckets: [0.25, 0.5, 1, 2, 3, 5, 7.5, 10, 15, 30, 60]).observe(max(0, seconds))
+    }
+
     func repeated() {
         registry.counter("la_events_repeated_total", help: "Plain updates skipped because the match's last push carried the same state and time")
             .increment()

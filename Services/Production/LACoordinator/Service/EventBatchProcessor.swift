@@ -25,8 +25,11 @@ struct EventBatchProcessor: Sendable {
     /// Plain updates that would repeat the match's last push (same state, same time) are skipped.
     var repeats = RepeatedUpdateFilter()
 
-    /// Processes `messages` (in partition order as polled); returns the next offset per partition.
+    /// Processes `messages` (in partition order as polled); returns the next offset per partition (the caller
+    /// commits no further than `gate.holdFloor`, where a held plain update waits).
     ///
+    /// Each kept event goes through `gate`: key events and ends are fanned out at once, a plain update of a match
+    /// whose previous fan-out apns-sender is still sending is held (a newer one replaces it).
     /// A failing event is retried with a bounded backoff until it succeeds, the task is cancelled, or
     /// `stillOwned` throws (it is never skipped: that would lose a key event or an end). Events before it
     /// are not redone.
@@ -34,13 +37,14 @@ struct EventBatchProcessor: Sendable {
     ///   this member's (``KafkaConsumer/requireAssignment()``), which abandons the batch.
     /// - Throws: `CancellationError` when cancelled mid-batch, or what `stillOwned` threw (nothing of the
     ///   batch is committed then).
-    func process(_ messages: [KafkaMessage], stillOwned: () throws -> Void = {}) async throws -> [KafkaTopicPartition: Int64] {
+    func process(_ messages: [KafkaMessage], gate: inout PlainUpdateGate,
+                 stillOwned: () throws -> Void = {}) async throws -> [KafkaTopicPartition: Int64] {
         var offsets: [KafkaTopicPartition: Int64] = [:]
-        var events: [MatchBusEvent] = []
+        var events: [(event: MatchBusEvent, message: KafkaMessage)] = []
         for message in messages {
             offsets[message.topicPartition] = max(offsets[message.topicPartition] ?? 0, message.offset + 1)
             do {
-                events.append(try MessageCodec.decode(MatchBusEvent.self, from: message.value))
+                events.append((try MessageCodec.decode(MatchBusEvent.self, from: message.value), message))
             } catch {
                 try await deadLetters?.publish(message, kind: error.kind, error: error.description)
                 metrics.badMessage(topic: message.topic, kind: error.kind)
@@ -49,28 +53,62 @@ struct EventBatchProcessor: Sendable {
                 ])
             }
         }
-        let keep = LatestWins.keep(events)
+        let keep = LatestWins.keep(events.map(\.event))
         let dropped = keep.count(where: { !$0 })
         if dropped > 0 { metrics.coalesced(dropped) }
-        for (event, kept) in zip(events, keep) where kept {
-            if repeats.isRepeat(event) {
-                metrics.repeated()
-                logger.debug("plain update repeats the last push, not sent", ["event_id": event.eventId, "match_id": event.matchId])
-                continue
+        for ((event, message), kept) in zip(events, keep) where kept {
+            switch gate.admit(event, source: message.topicPartition, offset: message.offset, now: nowMilliseconds) {
+            case .stale:
+                metrics.superseded(priority: 5)
+            case .hold(let superseded):
+                if superseded != nil { metrics.superseded(priority: 5) }
+                metrics.held()
+            case .fanOutNow(let superseded):
+                if superseded != nil { metrics.superseded(priority: 5) }
+                try await fanOut(event, gate: &gate, stillOwned: stillOwned)
             }
-            try await retrying(event, stillOwned: stillOwned) { try await handle(event) }
-            repeats.fannedOut(event)
         }
+        metrics.heldUpdates(gate.heldCount)
         return offsets
     }
 
-    /// Fans one event out; for an end event (the match's or a day's), then ends the match's rows.
-    func handle(_ event: MatchBusEvent) async throws {
+    /// Fans out the held plain updates whose match is clear now (`gate.release`).
+    func releaseHeld(gate: inout PlainUpdateGate, stillOwned: () throws -> Void = {}) async throws {
+        let now = nowMilliseconds
+        for update in gate.release(now: now) {
+            metrics.heldSeconds(Double(now - update.heldSince) / 1000)
+            try await fanOut(update.event, gate: &gate, stillOwned: stillOwned)
+        }
+        metrics.heldUpdates(gate.heldCount)
+    }
+
+    /// Fans one admitted event out (unless it repeats the match's last push) and tells `gate` where its jobs are.
+    private func fanOut(_ event: MatchBusEvent, gate: inout PlainUpdateGate, stillOwned: () throws -> Void) async throws {
+        if repeats.isRepeat(event) {
+            metrics.repeated()
+            logger.debug("plain update repeats the last push, not sent", ["event_id": event.eventId, "match_id": event.matchId])
+            return
+        }
+        let startedAt = nowMilliseconds
+        var result: FanOutResult?
+        try await retrying(event, stillOwned: stillOwned) { result = try await handle(event) }
+        repeats.fannedOut(event)
+        if let result {
+            gate.fannedOut(matchId: event.matchId, startedAt: startedAt, highestOffsets: result.highestOffsets, now: nowMilliseconds)
+        }
+    }
+
+    var nowMilliseconds: Int64 { Int64((executor.clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// Fans one event out; for an end event (the match's or a day's), then ends the match's rows. Returns what the
+    /// fan-out did, or nil when the event was not sent (a late close of play, a payload that cannot fit).
+    @discardableResult
+    func handle(_ event: MatchBusEvent) async throws -> FanOutResult? {
         if event.endsDay, try await !matches.isAtCloseOfPlay(event.matchId) {
             metrics.processed("day_end_late")
             logger.warning("close of play handled after play resumed, not sent", ["event": "day_end_late", "event_id": event.eventId,
                                                                                   "match_id": event.matchId])
-            return
+            return nil
         }
         let plan: EventPushPlan
         do {
@@ -78,7 +116,7 @@ struct EventBatchProcessor: Sendable {
         } catch {
             metrics.payloadUnsendable()
             logger.error("no payload fits for event, skipping it: \(error)", ["event": "payload_unsendable", "event_id": event.eventId])
-            return
+            return nil
         }
         if plan.trimStep > 0 {
             metrics.payloadTrimmed()
@@ -101,6 +139,7 @@ struct EventBatchProcessor: Sendable {
             "event_id": event.eventId, "match_id": event.matchId, "jobs": String(result.jobs), "targets": String(result.targets),
             "broadcasts": String(result.broadcasts),
         ])
+        return result
     }
 
     private func retrying(_ event: MatchBusEvent, stillOwned: () throws -> Void, _ work: () async throws -> Void) async throws {
