@@ -30,16 +30,10 @@ CONNECTIONS=${APNS_CONNECTIONS:-2}
 REPLICAS=${REPLICAS:-1}
 read -r -a SHARES <<<"${CHANNEL_SHARES:-0}"
 MANAGE_PORT=$((MOCK_PORT + 1))
-TICKS=$(getconf CLK_TCK)
 command -v h2load >/dev/null || { echo "e2e-fanout: h2load missing: apt-get install nghttp2-client" >&2; exit 1; }
 
-if [[ -z "${BIN_DIR:-}" ]]; then
-    echo "e2e-fanout: building release binaries"
-    for product in la-coordinator apns-sender mock-apns apns-bench e2e-fanout-bench; do
-        (cd "$ROOT" && swift build -c release --product "$product" >/dev/null)
-    done
-    BIN_DIR=$(cd "$ROOT" && swift build -c release --show-bin-path)
-fi
+source "$ROOT/Benchmarks/fanout-common.sh"
+build_release la-coordinator apns-sender mock-apns apns-bench e2e-fanout-bench
 
 WORK=$(mktemp -d /tmp/e2e-fanout.XXXXXX)
 PIDS=()
@@ -47,40 +41,7 @@ stop_all() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; 
 MOCK_PID=""
 trap 'stop_all; [[ -z "$MOCK_PID" ]] || kill "$MOCK_PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-# /proc figures: CPU ticks of one process, of every process named $1, and peak RSS in MB.
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-# PostgreSQL's backends come and go during a run: remember each one's ticks at the start (snapshot_named),
-# then count the growth of those still there plus all of the ones that started since (delta_named).
-declare -A NAMED_START
-snapshot_named() { NAMED_START=(); local pid; for pid in $(pgrep -x "$1" || true); do NAMED_START[$pid]=$(ticks "$pid"); done; }
-delta_named() {
-    local sum=0 pid now
-    for pid in $(pgrep -x "$1" || true); do now=$(ticks "$pid"); sum=$((sum + now - ${NAMED_START[$pid]:-0})); done
-    echo "$sum"
-}
-peak_mb() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo 0; }
-ticks_all() { local sum=0 pid; for pid in "$@"; do sum=$((sum + $(ticks "$pid"))); done; echo "$sum"; }
-peak_mb_all() { local top=0 pid value; for pid in "$@"; do value=$(peak_mb "$pid"); [[ "$value" -gt "$top" ]] && top=$value; done; echo "$top"; }
-per_push() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN { printf "%.1f", (n > 0 ? t / hz * 1e6 / n : 0) }'; }
-counters() { curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/counters"; }
-# metric PORT NAME: the value of one series on a service's /metrics (0 when absent).
-metric() { curl -s "http://127.0.0.1:$1/metrics" | awk -v name="$2" '$1 == name { printf "%.0f", $2; found = 1 } END { if (!found) print 0 }'; }
-field() { python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
-wait_ready() {
-    for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$1/ready" >/dev/null 2>&1 && return 0; sleep 0.1; done
-    echo "e2e-fanout: $2 not ready on port $1:" >&2; tail -20 "$WORK/$2.err" >&2; return 1
-}
-
-# mock-apns as the demo runs it (dev key, self-signed TLS, payload checks and recording on).
-"$BIN_DIR/mock-apns" --generate-dev-key "$WORK/keys" >/dev/null
-KEY="$WORK/keys/AuthKey_DEVKEY0001.p8"
-"$BIN_DIR/mock-apns" --host 127.0.0.1 --port "$MOCK_PORT" --manage-port "$MANAGE_PORT" --cert-dir "$WORK/tls" \
-    --key "$WORK/keys/AuthKey_DEVKEY0001.pub.pem" \
-    >"$WORK/mock.out" 2>"$WORK/mock.err" &
-MOCK_PID=$!
-for _ in $(seq 1 100); do grep -q listening "$WORK/mock.out" 2>/dev/null && break; sleep 0.1; done
-grep -q listening "$WORK/mock.out" || { echo "e2e-fanout: mock-apns did not start:" >&2; cat "$WORK/mock.err" >&2; exit 1; }
-CA="$WORK/tls/cert.pem"
+start_mock
 BROKER=$(pgrep -f "tansu" | head -1 || true)
 [[ -n "$BROKER" ]] || echo "e2e-fanout: no tansu process found; the broker's CPU is reported as 0" >&2
 
@@ -112,16 +73,8 @@ for SPEC in "${RUNS[@]}"; do
     "$BIN_DIR/e2e-fanout-bench" setup --match "warm-$MATCH" --rows 1 --prefix "$RUN" >/dev/null
     SENDERS=(); COORDINATORS=()
     for replica in $(seq 1 "$REPLICAS"); do
-        env APNS_TEAM_ID=DEVTEAM001 APNS_KEY_ID=DEVKEY0001 APNS_KEY_PATH="$KEY" APNS_BUNDLE_ID=com.sightscreen.app \
-            APNS_PRODUCTION_HOST=127.0.0.1 APNS_PRODUCTION_PORT="$MOCK_PORT" APNS_SANDBOX_HOST=127.0.0.1 APNS_SANDBOX_PORT="$MOCK_PORT" \
-            APNS_CA_FILE="$CA" APNS_CONNECTIONS="$CONNECTIONS" APNS_SENDER_GROUP="$RUN-sender" APNS_SENDER_JOBS_TOPIC="$RUN.jobs" \
-            APNS_SENDER_TOKEN_INVALID_TOPIC="$RUN.invalid" APNS_SENDER_DEAD_TOPIC="$RUN.dead" APNS_SENDER_DEAD_LETTER_TOPIC="$RUN.dead-letter" \
-            HTTP_PORT=$((28200 + replica)) LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender-$replica.out" 2>"$WORK/apns-sender-$replica.err" &
-        SENDERS+=($!)
-        env LA_EVENTS_TOPIC="$RUN.events" LA_JOBS_TOPIC="$RUN.jobs" LA_TOKEN_INVALID_TOPIC="$RUN.invalid" \
-            LA_DEAD_LETTER_TOPIC="$RUN.dead-letter" LA_EVENTS_GROUP_ID="$RUN-la" LA_TOKEN_INVALID_GROUP_ID="$RUN-la-invalid" \
-            HTTP_PORT=$((28100 + replica)) LOG_LEVEL=warning "$BIN_DIR/la-coordinator" >"$WORK/la-coordinator-$replica.out" 2>"$WORK/la-coordinator-$replica.err" &
-        COORDINATORS+=($!)
+        start_sender "$RUN" "$replica"; SENDERS+=("$STARTED_PID")
+        start_coordinator "$RUN" "$replica"; COORDINATORS+=("$STARTED_PID")
     done
     PIDS=("${SENDERS[@]}" "${COORDINATORS[@]}")
     for replica in $(seq 1 "$REPLICAS"); do
@@ -130,7 +83,7 @@ for SPEC in "${RUNS[@]}"; do
     done
     # Warm-up: one event for a one-follower match, and wait until its push is accepted, so that both
     # consumer groups have joined and every connection is open before the measured event.
-    curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
+    reset_mock
     "$BIN_DIR/e2e-fanout-bench" fire --match "warm-$MATCH" --prefix "$RUN" >/dev/null
     WARM_DEADLINE=$((SECONDS + 60))
     until [[ "$(counters | field accepted)" -ge 1 ]]; do
@@ -138,7 +91,7 @@ for SPEC in "${RUNS[@]}"; do
         sleep 0.2
     done
     [[ "$REPLICAS" -eq 1 ]] || sleep 5  # replicas: let the groups' assignments settle as well
-    curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
+    reset_mock
     LOAD=$(cut -d' ' -f1 /proc/loadavg)
     T_SENDER=$(ticks_all "${SENDERS[@]}"); T_LA=$(ticks_all "${COORDINATORS[@]}"); T_MOCK=$(ticks "$MOCK_PID")
     snapshot_named postgres; T_BROKER=$([[ -n "$BROKER" ]] && ticks "$BROKER" || echo 0)
@@ -200,7 +153,7 @@ echo "   exited during the run excluded)"
 # The same mock, the APNs client alone and h2load, for the ratios.
 # run_bench LABEL ARGS…: apns-bench against the mock; sets BENCH_RATE, BENCH_US, MOCK_BENCH_US.
 run_bench() {
-    curl -sk --http2 -X POST "https://127.0.0.1:$MOCK_PORT/mock/reset" >/dev/null
+    reset_mock
     local t_mock bench bench_ticks=0
     t_mock=$(ticks "$MOCK_PID")
     "$BIN_DIR/apns-bench" --port "$MOCK_PORT" --ca "$CA" --key "$KEY" -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 "$@" >"$WORK/bench.out" &

@@ -18,6 +18,12 @@ import Schema
 //                                            token); prints channel_id=, token_rows=, channel_rows=
 //   fire    --match M --prefix P            produces one priority-10 MatchBusEvent (a wicket) for M to P.events;
 //                                            prints "fired_at_ms=<unix ms>" once it is acknowledged
+//   series  --match M --prefix P --count K --interval-ms T [--priorities 10,5,5,5,5,10] [--first-seq S]
+//                                            produces K MatchBusEvents of M (seq S, S+1, …; each a new score) one every
+//                                            T ms, each with a priority from the list (10: a key event with an alert;
+//                                            5: a plain update), each in a later whole second than the one before (its
+//                                            push's aps.timestamp names it); prints one line per event:
+//                                            "event=i seq=S priority=P timestamp=SECONDS produced_at_ms=MS"
 //   cleanup --match M --prefix P            deletes M's rows and the five topics (Tansu keeps every record in memory)
 // Output is key=value lines (no logging), read by the script.
 
@@ -57,20 +63,29 @@ func database() async throws -> PostgresClient {
     return client
 }
 
-/// A T20 chase as the demo shows it: a payload of about the demo's size.
-func displayState() -> UnifiedDisplayState {
-    UnifiedDisplayState(
+/// A T20 chase as the demo shows it: a payload of about the demo's size; `ball` moves the score on.
+func displayState(ball: Int = 0) -> UnifiedDisplayState {
+    let runs = 147 + ball
+    let overs = "15.\(ball % 6)"
+    return UnifiedDisplayState(
         matchId: matchId, matchDisplayState: .live, title: "India vs South Africa", subtitle: "Final · T20 World Cup · Kensington Oval",
-        statusText: "South Africa need 30 runs from 30 balls", compactLeading: .init(teamAbbr: "SA", score: "147/5"),
-        compactTrailing: .init(overs: "15.0", runRate: "9.80"), minimal: .init(text: "147/5"),
+        statusText: "South Africa need 30 runs from 30 balls", compactLeading: .init(teamAbbr: "SA", score: "\(runs)/5"),
+        compactTrailing: .init(overs: overs, runRate: "9.80"), minimal: .init(text: "\(runs)/5"),
         expanded: .init(batting: .init(abbr: "SA", name: "South Africa", score: "147/5", overs: "15.0"),
                         bowling: .init(abbr: "IND", name: "India", score: "176/7", overs: "20.0"),
                         batters: [.init(name: "Heinrich Klaasen", score: "52 (26)", onStrike: true),
                                   .init(name: "David Miller", score: "14 (11)", onStrike: false)],
                         bowler: .init(name: "Jasprit Bumrah", figures: "2-18 (3.0)"), lastBalls: ["1", "W", "4", "0", "6", "1"],
                         target: "Target 177", equation: "Need 30 off 30", runRate: "RR 9.80", requiredRate: "RRR 6.00"),
-        lockScreen: .init(headline: "SA 147/5 (15.0)", detail: "Klaasen 52 (26) · Miller 14 (11)", footer: "Wicket! Stubbs b Bumrah 4 (7)"),
+        lockScreen: .init(headline: "SA \(runs)/5 (\(overs))", detail: "Klaasen 52 (26) · Miller 14 (11)", footer: "Wicket! Stubbs b Bumrah 4 (7)"),
         resultLine: nil, updatedAt: Int64(Date().timeIntervalSince1970))
+}
+
+/// The producer of `fire` and `series`: no linger, acknowledged sends.
+func eventProducer() throws -> KafkaProducer {
+    var configuration = KafkaProducerConfiguration(bootstrapServers: brokers, clientId: "e2e-fanout-bench")
+    configuration.linger = .zero
+    return try KafkaProducer(configuration: configuration, logger: logger)
 }
 
 do {
@@ -141,13 +156,42 @@ do {
             eventId: "\(matchId):1", matchId: matchId, seq: 1, emittedAt: Int64(Date().timeIntervalSince1970 * 1000),
             displayState: displayState(),
             keyEvent: KeyEvent(kind: .wicket, priority: 10, alert: Alert(title: "Wicket!", body: "Stubbs b Bumrah 4 (7)")), phase: .live)
-        var configuration = KafkaProducerConfiguration(bootstrapServers: brokers, clientId: "e2e-fanout-bench")
-        configuration.linger = .zero
-        let producer = try KafkaProducer(configuration: configuration, logger: logger)
+        let producer = try eventProducer()
         let started = Int64(Date().timeIntervalSince1970 * 1000)
         _ = try await producer.send(topic: topics.events, key: matchId, value: try MessageCodec.encode(event))
         output("fired_at_ms=\(started)")
         output("acknowledged_at_ms=\(Int64(Date().timeIntervalSince1970 * 1000))")
+        try await producer.shutdown()
+    case "series":
+        guard let count = options["count"].flatMap(Int.init), count > 0,
+              let interval = options["interval-ms"].flatMap(Int.init), interval >= 0 else {
+            fail("series needs --count K (K > 0) and --interval-ms T (T >= 0)")
+        }
+        let priorities = (options["priorities"] ?? "10,5,5,5,5,10").split(separator: ",").compactMap { Int($0) }
+        guard !priorities.isEmpty, priorities.allSatisfy({ $0 == 5 || $0 == 10 }) else { fail("--priorities: a list of 5 and 10") }
+        let firstSeq = options["first-seq"].flatMap(Int64.init) ?? 1
+        let producer = try eventProducer()
+        // The schedule counts from the first event's acknowledgement: the producer's bootstrap is not part of it.
+        var start = ContinuousClock.now
+        var lastSecond: Int64 = 0
+        for index in 0..<count {
+            if index > 0 { try await Task.sleep(until: start + .milliseconds(interval * index), clock: .continuous) }
+            var now = Int64(Date().timeIntervalSince1970 * 1000)
+            if now / 1000 <= lastSecond {  // each event in a later second: its aps.timestamp names it
+                try await Task.sleep(for: .milliseconds((lastSecond + 1) * 1000 - now + 1))
+                now = Int64(Date().timeIntervalSince1970 * 1000)
+            }
+            lastSecond = now / 1000
+            let seq = firstSeq + Int64(index)
+            let priority = priorities[index % priorities.count]
+            let keyEvent = priority == 10
+                ? KeyEvent(kind: .wicket, priority: 10, alert: Alert(title: "Wicket!", body: "Ball \(seq): caught at long-on")) : nil
+            let event = MatchBusEvent(eventId: "\(matchId):\(seq)", matchId: matchId, seq: seq, emittedAt: now,
+                                      displayState: displayState(ball: Int(seq)), keyEvent: keyEvent, phase: .live)
+            _ = try await producer.send(topic: topics.events, key: matchId, value: try MessageCodec.encode(event))
+            if index == 0 { start = .now }
+            output("event=\(index + 1) seq=\(seq) priority=\(priority) timestamp=\(now / 1000) produced_at_ms=\(Int64(Date().timeIntervalSince1970 * 1000))")
+        }
         try await producer.shutdown()
     case "cleanup":
         let db = try await database()

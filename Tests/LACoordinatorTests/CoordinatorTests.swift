@@ -43,6 +43,7 @@ struct CoordinatorTests {
         configuration.fanOut.topic = jobsTopic
         configuration.coalesceWait = .milliseconds(1500)
         configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
+        configuration.plainUpdates.maximumHold = .zero  // no apns-sender here: the overload rule is the next test's
         let registry = MetricsRegistry()
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
         let running = Task { try await coordinator.run() }
@@ -88,6 +89,79 @@ struct CoordinatorTests {
         await database.shutdown()
     }
 
+    @Test("overload rule: while apns-sender's group has not committed past a key event's jobs, plain updates wait and the newest replaces the older; once it has, the newest goes, and an older one never does")
+    func plainUpdatesWaitForTheSender() async throws {
+        let database = try await TestSupport.database()
+        let eventsTopic = try await TestSupport.topic("la-gate-events", partitions: 1)
+        let jobsTopic = try await TestSupport.topic("la-gate-jobs")
+        let matchId = TestSupport.unique("gate")
+        try await TestSupport.insertActive(database, matchId: matchId, users: 4)
+        var configuration = CoordinatorConfiguration()
+        configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
+        configuration.eventsTopic = eventsTopic
+        configuration.tokenInvalidTopic = try await TestSupport.topic("la-gate-invalid", partitions: 1)
+        configuration.deadLetterTopic = try await TestSupport.topic("la-gate-dead-letter", partitions: 1)
+        configuration.eventsGroup = TestSupport.unique("la-gate-group")
+        configuration.tokenInvalidGroup = TestSupport.unique("la-gate-invalid-group")
+        configuration.fanOut.topic = jobsTopic
+        configuration.senderGroup = TestSupport.unique("la-gate-sender")  // this test plays apns-sender's group
+        configuration.plainUpdates = .init(minimumSpacing: .milliseconds(200), maximumHold: .seconds(600))
+        let registry = MetricsRegistry()
+        let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
+        let running = Task { try await coordinator.run() }
+        let producer = try TestSupport.producer()
+        func send(_ event: MatchBusEvent) async throws {
+            _ = try await producer.send(topic: eventsTopic, key: Array(matchId.utf8), value: try MessageCodec.encode(event))
+        }
+        func metric(_ line: String) async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                if registry.render().contains(line) { return true }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
+        // The key event goes at once.
+        try await send(TestSupport.event(matchId: matchId, seq: 1, key: TestSupport.wicket))
+        let first = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in jobs.flatMap(\.job.targets).count == 12 }
+        #expect(Set(first.map(\.job.stateSeq)) == [1])
+        // Two plain updates while "apns-sender" has committed nothing: held, the second replacing the first.
+        try await send(TestSupport.event(matchId: matchId, seq: 2))
+        #expect(await metric("la_updates_held_total 1"))
+        try await send(TestSupport.event(matchId: matchId, seq: 3))
+        #expect(await metric(#"la_updates_superseded_total{priority="5"} 1"#))
+        #expect(registry.render().contains("la_updates_held 1"))
+        // The events offset stays before the held update (2 of 3 messages done: next offset 2 at most).
+        let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: TestSupport.brokers), logger: TestSupport.quiet)
+        let eventsCommitted = try await admin.committedOffsets(group: configuration.eventsGroup, topics: [eventsTopic]).values.first ?? 0
+        #expect(eventsCommitted <= 2)
+
+        // "apns-sender" reads every job of seq 1 and commits: the newest plain update goes.
+        let sender = try TestSupport.consumer(topic: jobsTopic, group: configuration.senderGroup)
+        var seen = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while seen < first.count, ContinuousClock.now < deadline {
+            if let message = try await sender.poll(timeout: .milliseconds(200)) {
+                seen += 1
+                try await sender.commit(message)
+            }
+        }
+        #expect(seen == first.count)
+        let all = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in jobs.contains { $0.job.stateSeq == 3 } }
+        // Jobs of one key are in one partition in the order produced: a seq 2 job would precede seq 3's.
+        #expect(Set(all.map(\.job.stateSeq)) == [1, 3], "seq 2 was replaced while held")
+        #expect(all.filter { $0.job.stateSeq == 3 }.flatMap(\.job.targets).count == 12)
+        #expect(await metric("la_update_hold_seconds_count 1"))
+        #expect(await metric("la_updates_held 0"))
+
+        try? await sender.close()
+        running.cancel()
+        _ = try? await running.value
+        try await producer.shutdown()
+        await database.shutdown()
+    }
+
     @Test("configuration: defaults, environment values, and a clear error naming a bad variable")
     func configuration() throws {
         let defaults = try CoordinatorConfiguration(EnvironmentReader([:]))
@@ -99,6 +173,12 @@ struct CoordinatorTests {
         ]))
         #expect(custom.fanOut.shards == 16 && custom.policy.updateExpiration == 30 && custom.policy.endExpiration == 7200)
         #expect(custom.coalesceWait == .milliseconds(5))
+        #expect(defaults.plainUpdates == .init(minimumSpacing: .seconds(1), maximumHold: .seconds(30)) && defaults.senderGroup == "apns-sender")
+        let gate = try CoordinatorConfiguration(EnvironmentReader([
+            "LA_PLAIN_UPDATE_SPACING_MS": "2500", "LA_PLAIN_UPDATE_MAX_HOLD_MS": "0", "LA_SENDER_GROUP": "sender-blue",
+        ]))
+        #expect(gate.plainUpdates == .init(minimumSpacing: .milliseconds(2500), maximumHold: .zero) && gate.senderGroup == "sender-blue")
+        #expect(throws: ConfigurationError.self) { try CoordinatorConfiguration(EnvironmentReader(["LA_PLAIN_UPDATE_MAX_HOLD_MS": "-1"])) }
         #expect(throws: ConfigurationError.self) { try CoordinatorConfiguration(EnvironmentReader(["PUSH_SHARDS": "0"])) }
         let topics = try CoordinatorConfiguration(EnvironmentReader([
             "LA_EVENTS_TOPIC": "bench.events", "LA_JOBS_TOPIC": "bench.jobs", "LA_TOKEN_INVALID_TOPIC": "bench.invalid",

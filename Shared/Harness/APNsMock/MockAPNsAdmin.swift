@@ -136,6 +136,8 @@ enum MockAPNsAdmin {
             goAwaysSent: http?.goAwaysSent ?? 0, peakConcurrentStreams: http?.peakConcurrentStreams ?? 0,
             distinctTokens: counts.distinctTokens, repeatedPushes: counts.repeated, firstAcceptedAt: counts.firstAcceptedAt,
             lastAcceptedAt: counts.lastAcceptedAt)
+        counters.backwardsPushes = counts.backwards
+        counters.byTimestamp = Dictionary(uniqueKeysWithValues: counts.byTimestamp.map { (String($0.key), $0.value) })
         counters.broadcastsAccepted = broadcasts.broadcastsAccepted
         counters.broadcastCopies = broadcasts.broadcastCopies
         counters.repeatedBroadcasts = broadcasts.repeatedBroadcasts

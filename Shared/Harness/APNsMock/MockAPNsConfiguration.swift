@@ -148,6 +148,20 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     public var channelId: String? = nil
 }
 
+/// Accepted pushes that carried one `aps.timestamp`.
+public struct MockAPNsTimestampCount: Codable, Sendable, Equatable {
+    public var accepted: Int
+    /// Mock clock (Unix ms) of the first and the last of them.
+    public var firstAcceptedAt: Int64
+    public var lastAcceptedAt: Int64
+
+    mutating func note(_ receivedAt: Int64) {
+        accepted += 1
+        firstAcceptedAt = min(firstAcceptedAt, receivedAt)
+        lastAcceptedAt = max(lastAcceptedAt, receivedAt)
+    }
+}
+
 /// The mock's counters.
 public struct MockAPNsCounters: Codable, Sendable, Equatable {
     public var accepted: Int
@@ -164,6 +178,11 @@ public struct MockAPNsCounters: Codable, Sendable, Equatable {
     /// Mock clock (Unix ms) of the first and the last accepted push since the last reset; 0 before any.
     public var firstAcceptedAt: Int64 = 0
     public var lastAcceptedAt: Int64 = 0
+    /// Accepted pushes whose `aps.timestamp` is older than one the same token had already accepted (0 when no device
+    /// was ever shown an older state after a newer one).
+    public var backwardsPushes: Int = 0
+    /// Accepted Live Activity pushes by their `aps.timestamp` (decimal string): one entry per event in the benchmarks.
+    public var byTimestamp: [String: MockAPNsTimestampCount] = [:]
     /// Broadcasts accepted since the last reset (device-push counters above never include them or their copies).
     public var broadcastsAccepted: Int = 0
     /// Copies of accepted broadcasts to subscribers (listed and counted ones).

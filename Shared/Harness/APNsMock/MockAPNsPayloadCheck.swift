@@ -69,6 +69,28 @@ enum MockAPNsPayloadCheck {
         return nil
     }
 
+    /// The integer after the first `"timestamp":` of a body (a Live Activity push's `aps.timestamp`; the mock's
+    /// ordering check), found without parsing the JSON again; nil when there is none.
+    static func timestamp(in payload: String) -> Int64? {
+        let marker = Array(#""timestamp":"#.utf8)
+        var utf8 = payload.utf8[...]
+        while let start = utf8.firstIndex(of: marker[0]) {
+            let rest = utf8[start...]
+            if rest.starts(with: marker) {
+                var value: Int64 = 0
+                var digits = 0
+                for byte in rest.dropFirst(marker.count).drop(while: { $0 == 0x20 }) {
+                    guard (0x30...0x39).contains(byte), digits < 18 else { break }
+                    value = value * 10 + Int64(byte - 0x30)
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            utf8 = utf8[utf8.index(after: start)...]
+        }
+        return nil
+    }
+
     /// The problem text of a body that is not a JSON object.
     static let notJSON = "payload is not a JSON object"
 

@@ -12,6 +12,12 @@ final class MockAPNsState: Sendable {
         var acceptedByToken: [String: Int32] = [:]
         /// Accepted pushes to a token that had one already.
         var repeated = 0
+        /// The newest `aps.timestamp` accepted per token, and the pushes that carried an older one than the token's
+        /// newest (a device shown an older state after a newer one).
+        var newestTimestampByToken: [String: Int64] = [:]
+        var backwards = 0
+        /// Accepted pushes per `aps.timestamp` (one per event in the benchmarks): count, first and last acceptance.
+        var byTimestamp: [Int64: MockAPNsTimestampCount] = [:]
         /// `receivedAt` of the first and the last accepted push (ms), 0 before any.
         var firstAcceptedAt: Int64 = 0
         var lastAcceptedAt: Int64 = 0
@@ -70,6 +76,13 @@ final class MockAPNsState: Sendable {
             storage.accepted += 1
             let previous = storage.acceptedByToken.updateValue((storage.acceptedByToken[delivery.token] ?? 0) + 1, forKey: delivery.token)
             if previous != nil { storage.repeated += 1 }
+            if let timestamp = MockAPNsPayloadCheck.timestamp(in: delivery.payload) {
+                let newest = storage.newestTimestampByToken[delivery.token] ?? .min
+                if timestamp < newest { storage.backwards += 1 } else { storage.newestTimestampByToken[delivery.token] = timestamp }
+                storage.byTimestamp[timestamp, default: MockAPNsTimestampCount(accepted: 0, firstAcceptedAt: delivery.receivedAt,
+                                                                               lastAcceptedAt: delivery.receivedAt)]
+                    .note(delivery.receivedAt)
+            }
             if storage.firstAcceptedAt == 0 { storage.firstAcceptedAt = delivery.receivedAt }
             storage.lastAcceptedAt = max(storage.lastAcceptedAt, delivery.receivedAt)
             if record && storage.recorded < maxRecorded {
@@ -154,12 +167,15 @@ final class MockAPNsState: Sendable {
         var repeated: Int
         var firstAcceptedAt: Int64
         var lastAcceptedAt: Int64
+        var backwards: Int
+        var byTimestamp: [Int64: MockAPNsTimestampCount]
     }
 
     func counts() -> Counts {
         storage.withLock {
             Counts(accepted: $0.accepted, rejected: $0.rejected, distinctTokens: $0.acceptedByToken.count, repeated: $0.repeated,
-                   firstAcceptedAt: $0.firstAcceptedAt, lastAcceptedAt: $0.lastAcceptedAt)
+                   firstAcceptedAt: $0.firstAcceptedAt, lastAcceptedAt: $0.lastAcceptedAt, backwards: $0.backwards,
+                   byTimestamp: $0.byTimestamp)
         }
     }
 

@@ -1,0 +1,104 @@
+@testable import APNsSender
+import APNs
+import Contracts
+import Foundation
+import Kafka
+import Runtime
+import SharedTestSupport
+import Testing
+
+/// Overload at apns-sender: priority 10 first, each device's states in order, superseded updates not sent.
+@Suite struct SendOrderTests {
+    static func job(seq: Int64, priority: Int = 5, kind: PushKind = .liveActivityUpdate, targets: [PushTarget] = [SenderFixtures.target()]) -> PushJob {
+        var job = SenderFixtures.job(targets: targets, kind: kind)
+        job.stateSeq = seq
+        job.priority = priority
+        return job
+    }
+
+    static func entry(_ job: PushJob, key: String, offset: Int64 = 0) -> JobLookahead.Entry {
+        let message = KafkaMessage(topic: "push.jobs", partition: 0, offset: offset, key: Array(key.utf8), value: [], headers: [],
+                                   timestamp: nil)
+        return JobLookahead.Entry(message: message, incoming: .job(job), key: key)
+    }
+
+    @Test("a key event read after plain updates starts first; a key's newer state waits while an older one is in a round")
+    func priorityTenFirstAndOrderPerKey() {
+        let order = SendOrder()
+        var lookahead = JobLookahead(capacity: 8)
+        let plain = Self.job(seq: 4)
+        let other = Self.job(seq: 9)
+        let key = Self.job(seq: 6, priority: 10)
+        lookahead.append(Self.entry(plain, key: "m1:3", offset: 1))
+        lookahead.append(Self.entry(other, key: "m2:0", offset: 2))
+        lookahead.append(Self.entry(key, key: "m1:3", offset: 3))
+        #expect(lookahead.countsByPriority == [10: 1, 5: 2, 1: 0])
+        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 6, "the key event overtakes the plain updates")
+        #expect(order.beginRound(key, key: "m1:3"))
+        // The plain update of the same key (older) is next in line and may start: its round is then refused.
+        let next = lookahead.takeNext(order: order)
+        #expect(next?.job?.stateSeq == 4)
+        #expect(!order.beginRound(plain, key: "m1:3"), "seq 4 after seq 6 began: superseded")
+        order.endRound(key, key: "m1:3")
+
+        // A newer state of a key waits while an older one is in a round; other keys do not.
+        let older = Self.job(seq: 10)
+        let newer = Self.job(seq: 11, priority: 10)
+        #expect(order.beginRound(older, key: "m1:5"))
+        lookahead.append(Self.entry(newer, key: "m1:5", offset: 4))
+        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 9, "m1:5's seq 11 waits; m2's job goes")
+        #expect(lookahead.takeNext(order: order) == nil)
+        order.endRound(older, key: "m1:5")
+        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 11)
+        #expect(lookahead.isEmpty)
+    }
+
+    @Test("an end is never superseded; the same state's other chunks run side by side; revoked partitions leave the lookahead")
+    func endsChunksAndRevocation() {
+        let order = SendOrder()
+        #expect(order.beginRound(Self.job(seq: 8, priority: 10), key: "m1:1"))
+        let end = Self.job(seq: 7, priority: 10, kind: .liveActivityEnd)
+        #expect(order.beginRound(end, key: "m1:1"), "an end goes whatever began")
+        #expect(!order.beginRound(Self.job(seq: 7, priority: 10), key: "m1:1"), "an older key event's update is superseded too")
+        #expect(!order.mayStart(Self.job(seq: 8), key: "m1:1"), "seq 7's end is in a round")
+        order.endRound(end, key: "m1:1")
+        #expect(order.mayStart(Self.job(seq: 8), key: "m1:1"), "chunks of the state in a round may start")
+        #expect(order.beginRound(Self.job(seq: 8), key: "m1:1"))
+        #expect(order.mayStart(Self.job(seq: 1, kind: .liveActivityStart), key: "m1:1"), "starts are not ordered")
+
+        var lookahead = JobLookahead(capacity: 2)
+        lookahead.append(Self.entry(Self.job(seq: 1), key: "a", offset: 1))
+        lookahead.append(JobLookahead.Entry(
+            message: KafkaMessage(topic: "push.jobs", partition: 5, offset: 2, key: nil, value: [], headers: [], timestamp: nil),
+            incoming: .poison(kind: "malformed_json", error: "x", jobId: nil), key: ""))
+        #expect(!lookahead.hasRoom)
+        #expect(lookahead.revoke([KafkaTopicPartition(topic: "push.jobs", partition: 0)]) == 1)
+        #expect(lookahead.entries.count == 1 && lookahead.hasRoom)
+    }
+
+    @Test("a plain update throttled for one device is not sent to it again once a newer state of its key began: superseded, counted")
+    func retryAfterANewerStateIsSuperseded() async throws {
+        let token = SenderFixtures.token()
+        let transport = ScriptedTransport([token: [(429, .tooManyRequests), (200, nil)]])
+        let clock = ManualWallClock(Date())
+        let registry = MetricsRegistry()
+        let (processor, producer) = try await ScriptedTransportTests.processor(
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400), maxDelay: .milliseconds(400)),
+            registry: registry)
+        let order = SendOrder()
+        let old = Self.job(seq: 1, targets: [SenderFixtures.target(token)])
+        let running = Task { await processor.process(old, key: "m1:2", order: order) }
+        try await SenderFixtures.waitUntil("the first attempt", timeout: .seconds(30)) { transport.attempts(token) == 1 }
+        // A newer state of the same key begins while the old job waits out its back-off.
+        let newer = Self.job(seq: 2, targets: [SenderFixtures.target(token)])
+        try await SenderFixtures.waitUntil("the old round to end", timeout: .seconds(30)) { order.mayStart(newer, key: "m1:2") }
+        #expect(order.beginRound(newer, key: "m1:2"))
+        order.endRound(newer, key: "m1:2")
+        #expect(await running.value == .finished(delivered: 0, tokenInvalid: 0, dead: 0))
+        #expect(transport.attempts(token) == 1, "no retry of the older state")
+        let text = registry.render()
+        #expect(text.contains(#"apns_sender_superseded_total{priority="5"} 1"#))
+        #expect(text.contains(#"apns_sender_targets_total{action="superseded"} 1"#))
+        try await producer.shutdown()
+    }
+}
