@@ -97,6 +97,22 @@ struct DismissalKindsTests {
         #expect(unknown.detected.filter { $0.kind == .wicket }.map(\.body).last == "Batter retired out")
     }
 
+    @Test("four dismissals on one delivery: four events, the alert names two and counts the rest")
+    func manyOnOneDelivery() throws {
+        var specs = [F.Spec](repeating: F.Spec(bowler: 104, striker: 201, nonStriker: 202, outcome: .runs(0)), count: 2)
+        specs.append(F.Spec(bowler: 104, striker: 201, nonStriker: 202,
+                            outcome: .out("Run Out + Retired Out + Retired Out + Retired Out"), outBatter: 202))
+        var balls = F.balls(specs)
+        balls[2].runoutById = 103
+        let detector = MatchDetector(configuration: .noCooldowns)
+        let state = detector.process(fixture: F.fixture(Array(balls.prefix(2))), matchId: "9", polledAt: 1_000_000, state: nil).state
+        let outcome = detector.process(fixture: F.fixture(balls), matchId: "9", polledAt: 1_040_000, state: state)
+        let wickets = outcome.detected.filter { $0.kind == .wicket }
+        #expect(wickets.count == 4 && wickets[0].title == "4 wickets! AUS 0/4 (0.3)")
+        #expect(wickets[0].body == "Travis Head run out (Kohli) 0 (0) · Batter retired out · and 2 more")
+        #expect(outcome.events.compactMap(\.keyEvent).filter { $0.priority == 10 }.count == 1)
+    }
+
     @Test("1384429: a catch and a timed out on one ball — two wicket events, one alert naming Samarawickrama and Mathews")
     func timedOut() throws {
         let match = try DataDirectory.match(1384429)

@@ -46,7 +46,10 @@ struct BallEventDetector {
         let dismissals = moment.lines.dismissals
         if facts.isWicket, !dismissals.isEmpty {
             let lines = dismissals.map { DismissalText.line(for: ball, kind: $0.kind, dismissed: $0.batter, players: players) }
-            let all = lines.joined(separator: " · ")
+            // Named one by one up to three; beyond, the first two and a count (ten retired out on one ball must not
+            // take the alert and the footer past the 4 KB push).
+            let all = lines.count <= 3 ? lines.joined(separator: " · ")
+                : (lines.prefix(2) + ["and \(lines.count - 2) more"]).joined(separator: " · ")
             dismissalLine = all
             let title = lines.count == 1 ? "Wicket! \(scoreLine)" : "\(lines.count) wickets! \(scoreLine)"
             out.append(event(.wicket, "wicket:\(ball.id)", title, all, 1))
