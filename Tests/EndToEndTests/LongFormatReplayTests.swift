@@ -13,13 +13,14 @@ import Testing
 /// la-coordinator → apns-sender → mock-apns → device-sim, two followers' devices each. Before, a Test froze
 /// after ~600 deliveries (a whole fixture per message passed Kafka's 1 MB limit); now every message stays under
 /// its bound, and every device ends with the final display state, the result and the end push. The Test is
-/// replayed with its days: each day's activities end at stumps and new ones start when play resumes.
+/// replayed with its days: each day's activities end at stumps and new ones start when play resumes. The Hundred
+/// (1355593, women's, 100 balls a side in sets of five; issue 32) ends on every device in balls, never in overs.
 @Suite(.serialized) struct LongFormatReplayTests {
     /// (match, deliveries per second of replay, steps each break is held, after how many deliveries the poller
     /// and the detector are killed and restarted: nil for none). The Test's lunch and tea last 1.6 s and its
     /// stumps 4.8 s, several polls.
     static let replays: [(match: Int, speed: Double, breakSteps: Int, restartAt: Int?)] = [
-        (1152848, 25, 40, nil), (1144504, 15, 5, 250),
+        (1152848, 25, 40, nil), (1144504, 15, 5, 250), (1355593, 15, 5, nil),
     ]
 
     @Test(.serialized, .timeLimit(.minutes(15)), arguments: replays.map(\.match))
@@ -135,6 +136,11 @@ import Testing
         #expect(final.resultLine == expected.result, "result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
         #expect(final.lockScreen.headline.contains(expected.innings.last!),
                 "headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
+        if let perOver = try CricsheetMatch.load(contentsOf: stack.options.matchFile).info.ballsPerOver, perOver != 6 {
+            // The Hundred: "SB 141/9 (100 balls)", never its five-ball sets read as overs.
+            #expect(final.lockScreen.headline.hasSuffix(" balls)"), "headline \(final.lockScreen.headline) counts balls")
+            #expect(final.compactTrailing.overs.hasSuffix(" balls"), "compact trailing \(final.compactTrailing.overs)")
+        }
         #expect(try await stack.count("SELECT count(*) FROM live_activities WHERE match_id = $1 AND status = 'ended' AND end_reason = 'match_end'") == 2)
 
         // One result event; no bad message; every message under its bound.

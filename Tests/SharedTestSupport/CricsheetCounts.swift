@@ -1,7 +1,8 @@
 import Foundation
 
 /// Counts computed straight from a Cricsheet JSON file, independently of the replay and detector code:
-/// per innings (numbered 1, 2, … over innings with deliveries, "S<n>") the fours, sixes, wickets, fifties,
+/// per innings (numbered 1, 2, … over innings with deliveries, "S<n>") the fours, sixes, wickets (one per team
+/// dismissal, so a delivery with two counts two), fifties,
 /// hundreds, five-fors and hat-tricks, and each team's final main-innings score text.
 public struct CricsheetCounts: Sendable {
     /// The total of `kind` over every innings.
@@ -44,7 +45,9 @@ public struct CricsheetCounts: Sendable {
                 if before < 100 && before + bat >= 100 { add("hundred", board) }
                 let kinds = (delivery["wickets"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
                 let teamWickets = kinds.filter { !Self.notWickets.contains($0) }
-                if !teamWickets.isEmpty { add("wicket", board); wickets += teamWickets.count }
+                // One wicket event per dismissal that counts against the side (a catch and a timed out: two).
+                for _ in teamWickets { add("wicket", board) }
+                wickets += teamWickets.count
                 let bowler = delivery["bowler"] as? String ?? ""
                 if kinds.contains(where: Self.bowlerKinds.contains) {
                     let w = bowlerWickets[bowler, default: 0] + 1

@@ -6,7 +6,9 @@ import Cricket
 /// leg byes (bat runs + wides + no-ball runs + penalty runs), so `runs + bye + leg_bye` = the delivery total;
 /// `ball` = faced by the batter (false only for wides; true on no-balls, as in the real reply);
 /// `noball` = 1 on a no-ball, `noball_runs` = the no-ball extras. Names reuse SportMonks' wording
-/// ("1 Run", "FOUR", "5 Wides", "1 No Ball + 1 Bye", "Catch Out", "1 Bye + Run Out", …); ids of names seen
+/// ("1 Run", "FOUR", "5 Wides", "1 No Ball + 1 Bye", "Catch Out", "1 Bye + Run Out", …), with every dismissal of
+/// a delivery named in turn ("Catch Out + Timed Out"; `batsmanout_id` is the first that counts against the side,
+/// the batting card's fall of wicket names the others); ids of names seen
 /// in real data are SportMonks' own, other names get a stable id ≥ 1000.
 public enum ScoreDictionary {
     /// Ids SportMonks uses for these names (from recorded replies and the /scores docs).
@@ -28,7 +30,6 @@ public enum ScoreDictionary {
         let bat = delivery.runs.batter
         let boundary = delivery.runs.nonBoundary != true && wides == 0
         let teamWicket = (delivery.wickets ?? []).first { CricketRules.isTeamWicket($0.kind) }
-        let anyWicket = teamWicket ?? delivery.wickets?.first
 
         var parts: [String] = []
         if wides > 0 {
@@ -45,7 +46,8 @@ public enum ScoreDictionary {
         }
         if byes > 0 { parts.append(plural(byes, "Bye")) }
         if legbyes > 0 { parts.append(plural(legbyes, "Leg Bye")) }
-        if let wicket = anyWicket { parts.append(dismissalName(wicket)) }
+        // Every dismissal of the delivery, in Cricsheet's order: "Catch Out + Timed Out" (two wickets on one ball).
+        parts += (delivery.wickets ?? []).map(dismissalName)
         if penalty > 0 { parts.append("\(penalty) Penalty Runs") }
         let name = parts.isEmpty ? "No Run" : parts.joined(separator: " + ")
 
@@ -71,6 +73,9 @@ public enum ScoreDictionary {
         case "retired hurt": return "Retired Hurt"
         case "retired not out": return "Retired Not Out"
         case "obstructing the field": return "Obstructing the field Out"
+        case "handled the ball": return "Handled the Ball"
+        case "hit the ball twice": return "Hit the Ball Twice"
+        case "timed out": return "Timed Out"
         case "absent hurt": return "Absent Hurt"
         default: return wicket.kind.capitalized
         }

@@ -9,19 +9,21 @@ public struct InningsScore: Sendable, Hashable, Codable {
         self.runs = runs; self.wickets = wickets; self.legalBalls = legalBalls
     }
 
-    /// From a `runs` row (its overs number turned back into legal balls).
-    public init(run: SportMonksRun) {
-        self.init(runs: run.score, wickets: run.wickets, legalBalls: SportMonksOvers.legalBalls(fromOvers: run.overs))
+    /// From a `runs` row (its overs number turned back into legal balls, `ballsPerOver` to an over: 5 in The Hundred).
+    public init(run: SportMonksRun, ballsPerOver: Int = 6) {
+        self.init(runs: run.score, wickets: run.wickets,
+                  legalBalls: SportMonksOvers.legalBalls(fromOvers: run.overs, ballsPerOver: ballsPerOver))
     }
 
     /// SportMonks overs number of `legalBalls` (e.g. 19.4).
     public var overs: Double { SportMonksOvers.overs(fromLegalBalls: legalBalls) }
 
-    /// Adds one delivery: team runs `runs + bye + leg_bye`, a wicket when `is_wicket`, a legal ball
-    /// when `ball && noball == 0` and not a wide.
+    /// Adds one delivery: team runs `runs + bye + leg_bye`, its wickets when `is_wicket` (one per dismissal its
+    /// name records that counts against the side: "Catch Out + Timed Out" is two), a legal ball when
+    /// `ball && noball == 0` and not a wide.
     public mutating func add(_ score: SportMonksScore) {
         runs += score.teamRuns
-        if score.isWicket { wickets += 1 }
+        wickets += score.teamWickets
         if score.isLegalDelivery { legalBalls += 1 }
     }
 

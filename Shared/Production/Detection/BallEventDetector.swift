@@ -4,6 +4,10 @@ import Cricket
 /// Tier1: events of individual deliveries — four, six, wicket (with the dismissal line), batter fifty and
 /// hundred, bowler five-for and hat-trick.
 ///
+/// A delivery with several dismissals (a catch and a timed out, a run out and a retired out) gives one wicket event
+/// per dismissal, in the order the score names them; the first carries every dismissal line ("2 wickets! …"), so
+/// the one alert the delivery sounds names them all, and the others are silent like any lesser event.
+///
 /// Hat-trick: three consecutive deliveries *by the same bowler*, in the same match, each taking a wicket
 /// credited to him (bowled, caught, lbw, stumped, hit wicket). "Consecutive" counts every delivery he bowls,
 /// wides and no-balls included, in delivery order; deliveries by other bowlers in between do not count, so a
@@ -27,7 +31,7 @@ struct BallEventDetector {
         let scoreLine = ScoreFormatter.teamLine(
             abbr: teams.abbr(ball.teamId),
             score: ScoreFormatter.score(runs: moment.totalsAfter.runs, wickets: moment.totalsAfter.wickets),
-            overs: OversFormatter.overs(legalBalls: moment.totalsAfter.legalBalls))
+            overs: teams.progress(legalBalls: moment.totalsAfter.legalBalls))
         func event(_ kind: KeyEventKind, _ key: String, _ title: String, _ body: String, _ sub: Int) -> DetectedEvent {
             DetectedEvent(kind: kind, key: key, scoreboard: ball.scoreboard, ballId: ball.id, title: title, body: body,
                           position: moment.index, subOrder: sub)
@@ -39,10 +43,19 @@ struct BallEventDetector {
         if facts.isSix { out.append(event(.six, "six:\(ball.id)", "Six!", "\(strikerLine) · \(scoreLine)", 0)) }
 
         var dismissalLine: String?
-        if facts.isWicket, let dismissed = moment.lines.dismissed {
-            let line = DismissalText.line(for: ball, kind: facts.dismissal ?? .other, dismissed: dismissed, players: players)
-            dismissalLine = line
-            out.append(event(.wicket, "wicket:\(ball.id)", "Wicket! \(scoreLine)", line, 1))
+        let dismissals = moment.lines.dismissals
+        if facts.isWicket, !dismissals.isEmpty {
+            let lines = dismissals.map { DismissalText.line(for: ball, kind: $0.kind, dismissed: $0.batter, players: players) }
+            // Named one by one up to three; beyond, the first two and a count (ten retired out on one ball must not
+            // take the alert and the footer past the 4 KB push).
+            let all = lines.count <= 3 ? lines.joined(separator: " · ")
+                : (lines.prefix(2) + ["and \(lines.count - 2) more"]).joined(separator: " · ")
+            dismissalLine = all
+            let title = lines.count == 1 ? "Wicket! \(scoreLine)" : "\(lines.count) wickets! \(scoreLine)"
+            out.append(event(.wicket, "wicket:\(ball.id)", title, all, 1))
+            for (number, line) in lines.enumerated().dropFirst() {
+                out.append(event(.wicket, "wicket:\(ball.id):\(number + 1)", "Wicket! \(scoreLine)", line, 1))
+            }
         }
 
         let before = moment.lines.strikerBefore.runs
@@ -54,7 +67,7 @@ struct BallEventDetector {
         }
 
         let bowler = moment.lines.bowlerAfter
-        let figures = "\(players.fullName(bowler.playerId)) \(ScoreFormatter.bowler(wickets: bowler.wickets, runs: bowler.runs, legalBalls: bowler.legalBalls))"
+        let figures = "\(players.fullName(bowler.playerId)) \(teams.figures(bowler))"
         let withDismissal = dismissalLine.map { "\(figures) · \($0)" } ?? figures
         if moment.lines.bowlerBefore.wickets < 5, bowler.wickets >= 5 {
             let key = "fiveFor:\(ball.scoreboard):\(bowler.playerId)"

@@ -1,35 +1,6 @@
 import Foundation
 import Cricket
 
-/// How a batter was dismissed, read from the SportMonks score name ("Catch Out", "1 Bye + Run Out", …).
-public enum DismissalKind: String, Sendable, Codable, CaseIterable {
-    case caught, bowled, lbw, stumped, runOut, hitWicket, retiredOut, obstructing, handledBall, timedOut, other
-
-    /// Classifies a score name; nil when the name describes no dismissal.
-    public init(scoreName name: String) {
-        let lower = name.lowercased()
-        if lower.contains("run out") { self = .runOut }
-        else if lower.contains("stump") { self = .stumped }
-        else if lower.contains("lbw") { self = .lbw }
-        else if lower.contains("catch") || lower.contains("caught") { self = .caught }
-        else if lower.contains("hit wicket") { self = .hitWicket }
-        else if lower.contains("bowled") { self = .bowled }
-        else if lower.contains("retired") { self = .retiredOut }
-        else if lower.contains("obstruct") { self = .obstructing }
-        else if lower.contains("handled") { self = .handledBall }
-        else if lower.contains("timed") { self = .timedOut }
-        else { self = .other }
-    }
-
-    /// Dismissals credited to the bowler (they count for five-fors and hat-tricks).
-    public var creditsBowler: Bool {
-        switch self {
-        case .caught, .bowled, .lbw, .stumped, .hitWicket: true
-        case .runOut, .retiredOut, .obstructing, .handledBall, .timedOut, .other: false
-        }
-    }
-}
-
 /// The cricket facts of one delivery, derived from its SportMonks score entry.
 public struct BallFacts: Sendable, Equatable {
     public let teamRuns: Int
@@ -45,7 +16,13 @@ public struct BallFacts: Sendable, Equatable {
     public let isSix: Bool
     /// A team wicket (retired hurt / not out is not one).
     public let isWicket: Bool
-    public let dismissal: DismissalKind?
+    /// Every dismissal on the delivery, retirements included, in the order the score names them (one delivery
+    /// can carry several: a catch and a timed out).
+    public let dismissals: [DismissalKind]
+    /// Wickets the delivery costs the side: one per dismissal that counts against it.
+    public let teamWickets: Int
+    /// Wickets on the delivery credited to the bowler.
+    public let bowlerWickets: Int
     public let byes: Int
     public let legByes: Int
 
@@ -61,7 +38,11 @@ public struct BallFacts: Sendable, Equatable {
         isFour = score.four
         isSix = score.six
         isWicket = score.isWicket
-        dismissal = score.isWicket ? DismissalKind(scoreName: score.name) : nil
+        // The name is only read for a wicket or a retirement: most deliveries are neither.
+        dismissals = score.isWicket || Self.contains(score.name, "retired") || Self.contains(score.name, "hurt")
+            ? score.dismissals : []
+        teamWickets = score.isWicket ? max(1, dismissals.count { $0.countsAgainstTeam }) : 0
+        bowlerWickets = score.isWicket ? dismissals.count { $0.creditsBowler } : 0
         byes = score.bye
         legByes = score.legBye
     }
@@ -93,8 +74,17 @@ public struct BallFacts: Sendable, Equatable {
         }
     }
 
-    /// True when the wicket is credited to the bowler.
-    public var bowlerWicket: Bool { dismissal?.creditsBowler ?? false }
+    /// The dismissals that count against the side, in order (`teamWickets` of them; `.other` when unnamed).
+    public var teamDismissals: [DismissalKind] {
+        let named = dismissals.filter(\.countsAgainstTeam)
+        return named.count == teamWickets ? named : named + Array(repeating: .other, count: teamWickets - named.count)
+    }
+
+    /// The first dismissal that counts against the side (nil when none does).
+    public var dismissal: DismissalKind? { teamDismissals.first }
+
+    /// True when a wicket on the delivery is credited to the bowler.
+    public var bowlerWicket: Bool { bowlerWickets > 0 }
 
     /// Runs the batters ran (decides who is on strike next): boundaries and penalties excluded.
     public var runsRan: Int {

@@ -22,15 +22,16 @@ struct ChaseView {
     func targetText() -> String? {
         guard let target else { return nil }
         let number = InningsLedger.number(of: target.scoreboard)
-        let overs = target.revised ? target.maxBalls.map { OversFormatter.allocation(legalBalls: $0) } : nil
-        return ScoreFormatter.target(runs: target.runs, revisedOvers: overs,
-                                     superOver: analysis.format.isSuperOver(number))
+        let format = analysis.format
+        let revised = target.revised ? target.maxBalls : nil
+        let overs = format.countsBalls ? nil : revised.map { OversFormatter.allocation(legalBalls: $0) }
+        return ScoreFormatter.target(runs: target.runs, revisedOvers: overs, revisedBalls: format.countsBalls ? revised : nil,
+                                     superOver: format.isSuperOver(number))
     }
 
-    /// "need 45 off 30" ("Need …" when `capitalised`); nil when no chase or nothing left to get.
+    /// "need 45 off 30", "need 42 from 30 balls" ("Need …" when `capitalised`); nil when no chase or nothing left to get.
     func equation(capitalised: Bool = false) -> String? {
-        guard let (runs, balls) = remaining(),
-              let text = ScoreFormatter.equation(runsNeeded: runs, ballsLeft: balls) else { return nil }
+        guard let (runs, balls) = remaining(), let text = teams.equation(runsNeeded: runs, ballsLeft: balls) else { return nil }
         return capitalised ? ScoreFormatter.capitalised(text) : text
     }
 
@@ -41,9 +42,9 @@ struct ChaseView {
         return "\(teams.abbr(analysis.battingTeam(number))) \(text)"
     }
 
-    /// "9.00"; nil when there is no ball limit or nothing left.
+    /// "9.00" (runs per over; per five-ball set in The Hundred); nil when there is no ball limit or nothing left.
     func requiredRate() -> String? {
         guard let (runs, balls) = remaining(), let balls else { return nil }
-        return RateFormatter.requiredRate(runsNeeded: runs, ballsLeft: balls)
+        return RateFormatter.requiredRate(runsNeeded: runs, ballsLeft: balls, ballsPerOver: analysis.format.ballsPerOver)
     }
 }

@@ -22,20 +22,20 @@ struct CreaseView {
         }
     }
 
-    /// The batter facing the next delivery: the striker, swapped for odd runs ran and at the end of an over.
+    /// The batter facing the next delivery: the striker, swapped for odd runs ran and when the ends change (every
+    /// over; every ten balls in The Hundred).
     func nextStriker(_ ball: SportMonksBall, facts: BallFacts) -> Int? {
         let other = [ball.batsmanOneOnCreezeId, ball.batsmanTwoOnCreezeId].compactMap { $0 }
             .first { $0 != ball.batsmanId }
         var swap = facts.runsRan % 2 == 1
-        if facts.isLegal, innings.totals.legalBalls % 6 == 0 { swap.toggle() }
+        if facts.isLegal, innings.totals.legalBalls % analysis.format.ballsPerEnd == 0 { swap.toggle() }
         return swap ? other : ball.batsmanId
     }
 
-    /// "Jasprit Bumrah" with "2-24 (3.4)" for the bowler of the last delivery.
+    /// "Jasprit Bumrah" with "2-24 (3.4)" ("2-24 (15 balls)" in The Hundred) for the bowler of the last delivery.
     func bowler() -> UnifiedDisplayState.BowlerLine? {
         guard let ball = lastBall, let tally = innings.bowlers[ball.bowlerId] else { return nil }
-        return .init(name: analysis.players.fullName(ball.bowlerId),
-                     figures: ScoreFormatter.bowler(wickets: tally.wickets, runs: tally.runs, legalBalls: tally.legalBalls))
+        return .init(name: analysis.players.fullName(ball.bowlerId), figures: TeamScores(analysis: analysis).figures(tally))
     }
 
     /// The last six deliveries, oldest first: "1", "4", "W", "•", "1wd", "6".

@@ -33,7 +33,8 @@ public struct DisplayStateBuilder: Sendable {
         let totals = analysis.totals(number)
         let score = teams.score(number)
         let overs = teams.overs(number)
-        let rate = RateFormatter.runRate(runs: totals.runs, legalBalls: totals.legalBalls)
+        let rate = RateFormatter.runRate(runs: totals.runs, legalBalls: totals.legalBalls,
+                                         ballsPerOver: analysis.format.ballsPerOver)
         let crease = CreaseView(analysis: analysis, innings: current)
         let chase = ChaseView(analysis: analysis, teams: teams)
 

@@ -73,11 +73,24 @@ public struct InningsLedger: Sendable {
         return atCrease ? out : ball.batsmanId
     }
 
-    /// Adds one delivery and returns the lines it changed, before and after.
-    mutating func add(_ ball: SportMonksBall, facts: BallFacts, index: Int) -> BallMoment.Lines {
+    /// The batters given out on `ball` besides `dismissedBatter`, when it carries `count` team wickets: the ball
+    /// names one, the batting card (`card`, this fixture's `batting` rows) the rest — the rows of this innings whose
+    /// fall of wicket is this ball at this score, in batting order. Fewer when the card does not show them yet.
+    func otherDismissed(_ ball: SportMonksBall, count: Int, runsAfter: Int, card: [SportMonksBatting]) -> [Int] {
+        guard count > 1 else { return [] }
+        let first = Self.dismissedBatter(ball)
+        return card.filter { row in
+            row.scoreboard == scoreboard && row.playerId != first && row.fowBalls == ball.ball && row.fowScore == runsAfter
+                && batters[row.playerId]?.isOut != true
+        }.sorted { ($0.sort ?? 0) < ($1.sort ?? 0) }.prefix(count - 1).map(\.playerId)
+    }
+
+    /// Adds one delivery and returns the lines it changed, before and after. `card` (the fixture's batting rows)
+    /// names the batters of a delivery with several dismissals.
+    mutating func add(_ ball: SportMonksBall, facts: BallFacts, index: Int, card: [SportMonksBatting] = []) -> BallMoment.Lines {
         ballIndexes.append(index)
         totals.runs += facts.teamRuns
-        if facts.isWicket { totals.wickets += 1 }
+        totals.wickets += facts.teamWickets
         if facts.isLegal { totals.legalBalls += 1 }
 
         // Make sure both batters exist in arrival order (striker first when both are new).
@@ -95,34 +108,51 @@ public struct InningsLedger: Sendable {
         if facts.isSix { striker.sixes += 1 }
         batters[striker.playerId] = striker
 
-        var dismissed: BatterTally?
+        var dismissals: [BallMoment.Dismissal] = []
         if facts.isWicket {
-            var out = batter(Self.dismissedBatter(ball))
-            out.isOut = true
-            batters[out.playerId] = out
-            dismissed = out
+            let kinds = facts.teamDismissals
+            let others = otherDismissed(ball, count: kinds.count, runsAfter: totals.runs, card: card)
+            let ids: [Int?] = [Self.dismissedBatter(ball)] + others + Array(repeating: nil, count: max(0, kinds.count - 1 - others.count))
+            for (kind, id) in zip(kinds, ids) {
+                guard let id else {
+                    dismissals.append(.init(kind: kind, batter: nil))
+                    continue
+                }
+                var out = batter(id)
+                out.isOut = true
+                batters[out.playerId] = out
+                dismissals.append(.init(kind: kind, batter: out))
+            }
         }
 
         let bowlerBefore = bowler(ball.bowlerId)
         var bowling = bowlerBefore
         bowling.runs += facts.bowlerRuns
         if facts.isLegal { bowling.legalBalls += 1 }
-        if facts.bowlerWicket { bowling.wickets += 1 }
+        bowling.wickets += facts.bowlerWickets
         bowlers[bowling.playerId] = bowling
 
         return BallMoment.Lines(strikerBefore: strikerBefore, strikerAfter: batters[striker.playerId] ?? striker,
-                                dismissed: dismissed, bowlerBefore: bowlerBefore, bowlerAfter: bowling)
+                                dismissals: dismissals, bowlerBefore: bowlerBefore, bowlerAfter: bowling)
     }
 }
 
 /// One delivery as the detector saw it: the ball, its facts, the lines it changed and the bowler's streak.
 public struct BallMoment: Sendable {
+    /// One batter given out on the delivery: how, and the line after it (nil when the feed does not say who).
+    public struct Dismissal: Sendable {
+        public let kind: DismissalKind
+        public let batter: BatterTally?
+    }
+
     /// Batter and bowler lines around the delivery.
     public struct Lines: Sendable {
         public let strikerBefore: BatterTally
         public let strikerAfter: BatterTally
-        /// The batter given out, with the line after the delivery.
-        public let dismissed: BatterTally?
+        /// The team wickets of the delivery, in order (usually none or one).
+        public let dismissals: [Dismissal]
+        /// The (first) batter given out, with the line after the delivery.
+        public var dismissed: BatterTally? { dismissals.first?.batter }
         public let bowlerBefore: BowlerTally
         public let bowlerAfter: BowlerTally
     }

@@ -6,17 +6,18 @@ extension MatchAnalysis {
     /// A revised allocation for chase innings `number`: D/L data of the chasing side, then `rpc_target`/`rpc_overs`.
     func revisedAllocation(_ number: Int) -> (runs: Int?, balls: Int)? {
         guard format.scheduledOvers != nil, !format.isSuperOver(number) else { return nil }
+        func balls(_ overs: Double) -> Int { SportMonksOvers.legalBalls(fromOvers: overs, ballsPerOver: format.ballsPerOver) }
         let team = battingTeam(number)
         let data = team == fixture.localteamId ? fixture.localteamDlData
             : team == fixture.visitorteamId ? fixture.visitorteamDlData : nil
         if let data, let overs = data.overs, overs > 0 {
-            return (data.score, SportMonksOvers.legalBalls(fromOvers: overs))
+            return (data.score, balls(overs))
         }
         if let overs = fixture.rpcOvers?.numberValue, overs > 0 {
-            return (fixture.rpcTarget?.numberValue.map { Int($0) }, SportMonksOvers.legalBalls(fromOvers: overs))
+            return (fixture.rpcTarget?.numberValue.map { Int($0) }, balls(overs))
         }
         if noteConcerns(number), let parsed = Self.parseTargetNote(fixture.note), let overs = parsed.overs {
-            return (parsed.runs, SportMonksOvers.legalBalls(fromOvers: overs))
+            return (parsed.runs, balls(overs))
         }
         return nil
     }
@@ -26,18 +27,19 @@ extension MatchAnalysis {
         guard number > 1, format.isChase(number), isCompleteBefore(number) else { return nil }
         let scoreboard = "S\(number)"
         if format.isSuperOver(number) {
-            return ChaseTarget(scoreboard: scoreboard, runs: totals(number - 1).runs + 1, maxBalls: 6, revised: false)
+            return ChaseTarget(scoreboard: scoreboard, runs: totals(number - 1).runs + 1, maxBalls: format.ballsPerOver,
+                               revised: false)
         }
-        if let overs = format.scheduledOvers {
+        if let scheduledBalls = format.scheduledBalls {
             let computed = totals(number - 1).runs + 1
             if let revised = revisedAllocation(number) {
                 let runs = revised.runs ?? computed
                 return ChaseTarget(scoreboard: scoreboard, runs: runs, maxBalls: revised.balls,
-                                   revised: revised.balls != overs * 6 || runs != computed)
+                                   revised: revised.balls != scheduledBalls || runs != computed)
             }
             let noted = noteConcerns(number) ? Self.parseTargetNote(fixture.note)?.runs : nil
             let runs = noted ?? computed
-            return ChaseTarget(scoreboard: scoreboard, runs: runs, maxBalls: overs * 6, revised: runs != computed)
+            return ChaseTarget(scoreboard: scoreboard, runs: runs, maxBalls: scheduledBalls, revised: runs != computed)
         }
         guard let team = battingTeam(number) else { return nil }
         var own = 0, opponents = 0

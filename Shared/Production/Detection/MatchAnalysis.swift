@@ -39,7 +39,7 @@ public struct MatchAnalysis: Sendable {
             // and ball list on every delivery.
             let lines = ledgers[number, default: InningsLedger(scoreboard: sorted[index].scoreboard, number: number,
                                                                teamId: sorted[index].teamId)]
-                .add(sorted[index], facts: facts, index: index)
+                .add(sorted[index], facts: facts, index: index, card: facts.teamWickets > 1 ? fixture.batting ?? [] : [])
             let bowlerId = sorted[index].bowlerId
             let streak = facts.bowlerWicket ? (streaks[bowlerId] ?? 0) + 1 : 0
             streaks[bowlerId] = streak
@@ -67,7 +67,7 @@ public struct MatchAnalysis: Sendable {
     public func totals(_ number: Int) -> InningsScore {
         let fromBalls = ledger(number)?.totals ?? InningsScore()
         guard let row = fixture.runs?.first(where: { $0.inning == number }) else { return fromBalls }
-        let fromRow = InningsScore(run: row)
+        let fromRow = InningsScore(run: row, ballsPerOver: format.ballsPerOver)
         return fromRow.legalBalls >= fromBalls.legalBalls ? fromRow : fromBalls
     }
 
@@ -93,10 +93,10 @@ public struct MatchAnalysis: Sendable {
 
     /// Legal balls available to innings `number`; nil when the overs are not limited.
     public func maxBalls(_ number: Int) -> Int? {
-        guard let overs = format.scheduledOvers else { return nil }
-        if format.isSuperOver(number) { return 6 }
+        guard let balls = format.scheduledBalls else { return nil }
+        if format.isSuperOver(number) { return format.ballsPerOver }
         if format.isChase(number), let revised = revisedAllocation(number) { return revised.balls }
-        return overs * 6
+        return balls
     }
 
     /// True when innings `number` is over: a later innings exists, the status says so, all out, overs done,

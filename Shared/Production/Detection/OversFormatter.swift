@@ -18,6 +18,15 @@ public enum OversFormatter {
         overs(legalBalls: SportMonksOvers.legalBalls(fromOvers: value, ballsPerOver: ballsPerOver), ballsPerOver: ballsPerOver)
     }
 
+    /// Innings progress in the format's own unit: overs ("12.3") where an over is six balls, balls ("90 balls") in
+    /// The Hundred, whose broadcasts count balls (its five-ball sets read as overs would pass 90 balls for 18 overs).
+    public static func progress(legalBalls: Int, format: MatchFormat) -> String {
+        format.countsBalls ? balls(legalBalls) : overs(legalBalls: legalBalls, ballsPerOver: format.ballsPerOver)
+    }
+
+    /// "1 ball", "90 balls".
+    public static func balls(_ count: Int) -> String { BallCount.text(count) }
+
     /// Overs of a D/L or rain-revised allocation (11.2 → "11.2", 40 → "40").
     public static func allocation(legalBalls: Int, ballsPerOver: Int = 6) -> String {
         overs(legalBalls: legalBalls, ballsPerOver: ballsPerOver)

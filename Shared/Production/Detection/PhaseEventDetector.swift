@@ -71,12 +71,12 @@ struct PhaseEventDetector {
         return out
     }
 
-    /// "India 322/6 (50) · PAK need 302 off 240".
+    /// "India 322/6 (50) · PAK need 302 off 240", "Birmingham Phoenix 141/9 (100 balls) · SB need 142 from 100 balls".
     func inningsEndBody(_ number: Int) -> String {
         let team = analysis.ledger(number)?.teamId
         let line = "\(teams.name(team)) \(teams.score(number)) (\(teams.overs(number)))"
         guard let next = analysis.target(for: number + 1) else { return line }
-        let equation = ScoreFormatter.equation(runsNeeded: next.runs, ballsLeft: next.maxBalls)
+        let equation = teams.equation(runsNeeded: next.runs, ballsLeft: next.maxBalls)
             .map { "\(teams.abbr(analysis.battingTeam(number + 1))) \($0)" }
         return [line, equation].compactMap { $0 }.joined(separator: " · ")
     }

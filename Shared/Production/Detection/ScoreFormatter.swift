@@ -11,10 +11,12 @@ public enum ScoreFormatter {
         innings.joined(separator: " & ")
     }
 
-    /// "need 45 off 30" (limited overs), "need 45 to win" (no ball limit), nil once nothing is needed.
-    public static func equation(runsNeeded: Int, ballsLeft: Int?) -> String? {
+    /// "need 45 off 30" (limited overs), "need 42 from 30 balls" when the format counts balls (The Hundred),
+    /// "need 45 to win" (no ball limit), nil once nothing is needed.
+    public static func equation(runsNeeded: Int, ballsLeft: Int?, countsBalls: Bool = false) -> String? {
         guard runsNeeded > 0 else { return nil }
         guard let ballsLeft else { return "need \(runsNeeded) to win" }
+        if countsBalls { return "need \(runsNeeded) from \(OversFormatter.balls(ballsLeft))" }
         return "need \(runsNeeded) off \(max(0, ballsLeft))"
     }
 
@@ -29,9 +31,12 @@ public enum ScoreFormatter {
         index <= 1 ? "Super Over" : "Super Over \(index)"
     }
 
-    /// "Target 181", "Target 302 (40 ov, DLS)" for a revised target, "Target 16 (Super Over)".
-    public static func target(runs: Int, revisedOvers: String? = nil, superOver: Bool = false) -> String {
+    /// "Target 181", "Target 302 (40 ov, DLS)" for a revised target ("Target 120 (80 balls, DLS)" when the
+    /// allocation is in balls), "Target 16 (Super Over)".
+    public static func target(runs: Int, revisedOvers: String? = nil, revisedBalls: Int? = nil,
+                              superOver: Bool = false) -> String {
         if superOver { return "Target \(runs) (Super Over)" }
+        if let revisedBalls { return "Target \(runs) (\(OversFormatter.balls(revisedBalls)), DLS)" }
         if let revisedOvers { return "Target \(runs) (\(revisedOvers) ov, DLS)" }
         return "Target \(runs)"
     }
@@ -41,9 +46,10 @@ public enum ScoreFormatter {
         "\(runs)\(notOut ? "*" : "") (\(balls))"
     }
 
-    /// A bowler's figures: wickets-runs (overs): "2-24 (3.4)".
-    public static func bowler(wickets: Int, runs: Int, legalBalls: Int) -> String {
-        "\(wickets)-\(runs) (\(OversFormatter.overs(legalBalls: legalBalls)))"
+    /// A bowler's figures: wickets-runs (overs): "2-24 (3.4)"; in balls when the format counts them:
+    /// "2-24 (15 balls)".
+    public static func bowler(wickets: Int, runs: Int, legalBalls: Int, format: MatchFormat = .limited(overs: 20)) -> String {
+        "\(wickets)-\(runs) (\(OversFormatter.progress(legalBalls: legalBalls, format: format)))"
     }
 
     /// "IND 87/6 (12.3)"; without overs when `overs` is empty.

@@ -32,9 +32,24 @@ struct TeamScores {
                                     declared: analysis.isDeclared(number))
     }
 
-    /// Overs of one innings: "12.3".
+    /// Progress of one innings in the format's unit: "12.3", "90 balls" (The Hundred).
     func overs(_ number: Int) -> String {
-        OversFormatter.overs(legalBalls: analysis.totals(number).legalBalls)
+        progress(legalBalls: analysis.totals(number).legalBalls)
+    }
+
+    /// `legalBalls` in the format's unit: "12.3", "90 balls".
+    func progress(legalBalls: Int) -> String {
+        OversFormatter.progress(legalBalls: legalBalls, format: analysis.format)
+    }
+
+    /// A bowler's figures in the format's unit: "2-24 (3.4)", "2-24 (15 balls)".
+    func figures(_ tally: BowlerTally) -> String {
+        ScoreFormatter.bowler(wickets: tally.wickets, runs: tally.runs, legalBalls: tally.legalBalls, format: analysis.format)
+    }
+
+    /// The chase equation in the format's unit: "need 45 off 30", "need 42 from 30 balls".
+    func equation(runsNeeded: Int, ballsLeft: Int?) -> String? {
+        ScoreFormatter.equation(runsNeeded: runsNeeded, ballsLeft: ballsLeft, countsBalls: analysis.format.countsBalls)
     }
 
     /// The innings of `teamId` that matter while innings `current` is played: the current super over's

@@ -6,8 +6,8 @@ import Foundation
 enum MatchCardBuilder {
     /// The card of `fixture` (needs includes localteam, visitorteam; league, venue, runs when available).
     static func card(_ fixture: SportMonksFixture) -> MatchCard {
-        let home = team(fixture.localteam, id: fixture.localteamId, runs: fixture.runs)
-        let away = team(fixture.visitorteam, id: fixture.visitorteamId, runs: fixture.runs)
+        let home = team(fixture.localteam, id: fixture.localteamId, runs: fixture.runs, ballsPerOver: fixture.ballsPerOver)
+        let away = team(fixture.visitorteam, id: fixture.visitorteamId, runs: fixture.runs, ballsPerOver: fixture.ballsPerOver)
         let subtitle = [fixture.round, fixture.league?.name, fixture.venue?.name]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
         let startsAt = startsAt(fixture.startingAt) ?? 0
@@ -50,11 +50,18 @@ enum MatchCardBuilder {
         }
     }
 
-    static func team(_ team: SportMonksTeam?, id: Int?, runs: [SportMonksRun]?) -> MatchCard.Team {
+    /// One side of the card: "187/6 (20)", "245 & 180/4 (52.3)"; in balls when an over is not six of them (The
+    /// Hundred: "141/9 (90 balls)", its `runs[].overs` counting five-ball sets).
+    static func team(_ team: SportMonksTeam?, id: Int?, runs: [SportMonksRun]?, ballsPerOver: Int = 6) -> MatchCard.Team {
         let teamId = team?.id ?? id
         let innings = (runs ?? []).filter { $0.teamId == teamId }.sorted { $0.inning < $1.inning }
         let score = innings.map { row in
-            let overs = row.overs == row.overs.rounded() ? String(Int(row.overs)) : String(row.overs)
+            let overs: String
+            if ballsPerOver != 6 {
+                overs = BallCount.text(SportMonksOvers.legalBalls(fromOvers: row.overs, ballsPerOver: ballsPerOver))
+            } else {
+                overs = row.overs == row.overs.rounded() ? String(Int(row.overs)) : String(row.overs)
+            }
             return row.wickets >= 10 ? "\(row.score) (\(overs))" : "\(row.score)/\(row.wickets) (\(overs))"
         }.joined(separator: " & ")
         let name = team?.name ?? teamId.map { "Team \($0)" } ?? "TBC"
