@@ -33,11 +33,11 @@ import Testing
         lookahead.append(Self.entry(other, key: "m2:0", offset: 2))
         lookahead.append(Self.entry(key, key: "m1:3", offset: 3))
         #expect(lookahead.countsByPriority == [10: 1, 5: 2, 1: 0])
-        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 6, "the key event overtakes the plain updates")
+        #expect(lookahead.takeNext(order: order)?.entry.job?.stateSeq == 6, "the key event overtakes the plain updates")
         #expect(order.beginRound(key, key: "m1:3"))
         // The plain update of the same key (older) is next in line and may start: its round is then refused.
         let next = lookahead.takeNext(order: order)
-        #expect(next?.job?.stateSeq == 4)
+        #expect(next?.entry.job?.stateSeq == 4 && next?.superseded == false)
         #expect(!order.beginRound(plain, key: "m1:3"), "seq 4 after seq 6 began: superseded")
         order.endRound(key, key: "m1:3")
 
@@ -46,11 +46,32 @@ import Testing
         let newer = Self.job(seq: 11, priority: 10)
         #expect(order.beginRound(older, key: "m1:5"))
         lookahead.append(Self.entry(newer, key: "m1:5", offset: 4))
-        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 9, "m1:5's seq 11 waits; m2's job goes")
+        #expect(lookahead.takeNext(order: order)?.entry.job?.stateSeq == 9, "m1:5's seq 11 waits; m2's job goes")
         #expect(lookahead.takeNext(order: order) == nil)
         order.endRound(older, key: "m1:5")
-        #expect(lookahead.takeNext(order: order)?.job?.stateSeq == 11)
+        #expect(lookahead.takeNext(order: order)?.entry.job?.stateSeq == 11)
         #expect(lookahead.isEmpty)
+    }
+
+    @Test("a plain update with a newer state of its key already read is taken out superseded; after an assignment nothing starts until the intake caught up")
+    func supersededInTheLookaheadAndSettling() {
+        let order = SendOrder()
+        var lookahead = JobLookahead(capacity: 8)
+        lookahead.append(Self.entry(Self.job(seq: 3), key: "m1:4", offset: 1))
+        lookahead.append(Self.entry(Self.job(seq: 3), key: "m1:9", offset: 2))
+        lookahead.append(Self.entry(Self.job(seq: 5), key: "m1:4", offset: 3))
+        let now = ContinuousClock.now
+        lookahead.settle(until: now + .seconds(1))
+        #expect(lookahead.takeNext(order: order, now: now) == nil, "settling")
+        lookahead.settled()
+        let first = lookahead.takeNext(order: order, now: now)
+        #expect(first?.entry.job?.stateSeq == 3 && first?.entry.key == "m1:4" && first?.superseded == true)
+        let second = lookahead.takeNext(order: order, now: now)
+        #expect(second?.entry.key == "m1:9" && second?.superseded == false, "another key's seq 3 is nobody's older state")
+        #expect(lookahead.takeNext(order: order, now: now)?.superseded == false)
+        lookahead.append(Self.entry(Self.job(seq: 6), key: "m1:4", offset: 4))
+        lookahead.settle(until: now + .seconds(1))
+        #expect(lookahead.takeNext(order: order, now: now + .seconds(2))?.entry.job?.stateSeq == 6, "the deadline passed")
     }
 
     @Test("an end is never superseded; the same state's other chunks run side by side; revoked partitions leave the lookahead")

@@ -7,7 +7,13 @@ import Runtime
 /// The next job to start is the oldest priority-10 job that may start (`SendOrder.mayStart`), else the oldest
 /// job of any priority that may: a key event or an end is never queued behind plain updates apns-sender has
 /// already read, and a plain update it overtook is then superseded at its start (`SendOrder.beginRound`).
-/// Messages that are not sendable jobs (invalid, poison) go in order like plain updates.
+/// A plain update is also superseded when a newer state of its key is already in the lookahead (read, not started):
+/// it is taken out flagged, to be finished without a push. Messages that are not sendable jobs (invalid, poison) go
+/// in order like plain updates.
+///
+/// After an assignment the lookahead *settles* (`settle(until:)`): nothing starts until the intake has read what
+/// was fetched (a poll came back empty), the lookahead is full, or the deadline passed — so a member that takes over
+/// partitions sees a key's newer state before it starts the older one it re-read from the committed offset.
 struct JobLookahead: Sendable {
     /// One message taken off the topic.
     struct Entry: Sendable {
@@ -26,6 +32,8 @@ struct JobLookahead: Sendable {
 
     let capacity: Int
     private(set) var entries: [Entry] = []
+    /// Until when starting waits after an assignment (nil: not settling).
+    private(set) var settlingUntil: ContinuousClock.Instant?
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -36,12 +44,26 @@ struct JobLookahead: Sendable {
 
     mutating func append(_ entry: Entry) { entries.append(entry) }
 
-    /// Removes and returns the next entry to start, or nil when none may start now.
-    mutating func takeNext(order: SendOrder) -> Entry? {
+    /// Starting waits until `deadline`, or until `settled()` or the lookahead fills up (after an assignment).
+    mutating func settle(until deadline: ContinuousClock.Instant) { settlingUntil = deadline }
+
+    /// The intake has read everything fetched so far.
+    mutating func settled() { settlingUntil = nil }
+
+    /// Removes and returns the next entry to start, or nil when none may start now (or the lookahead is settling).
+    /// `superseded`: a plain update with a newer state of its key behind it in the lookahead — not to be sent.
+    mutating func takeNext(order: SendOrder, now: ContinuousClock.Instant = .now) -> (entry: Entry, superseded: Bool)? {
+        if let settlingUntil, now < settlingUntil, hasRoom { return nil }
+        settlingUntil = nil
         func startable(_ entry: Entry) -> Bool { entry.job.map { order.mayStart($0, key: entry.key) } ?? true }
         let index = entries.firstIndex { $0.priority >= 10 && startable($0) } ?? entries.firstIndex(where: startable)
         guard let index else { return nil }
-        return entries.remove(at: index)
+        let entry = entries.remove(at: index)
+        guard let job = entry.job, job.kind == .liveActivityUpdate, SendOrder.isOrdered(job) else { return (entry, false) }
+        let newer = entries.contains { other in
+            other.key == entry.key && other.job.map { SendOrder.isOrdered($0) && $0.stateSeq > job.stateSeq } ?? false
+        }
+        return (entry, newer)
     }
 
     /// Drops the entries of revoked partitions (their next owner reads them again); returns how many.

@@ -55,6 +55,7 @@ public final class SenderService: Sendable {
             onRebalance: { [readiness, tracker, logger] event in
                 switch event {
                 case .assigned(let partitions):
+                    lookahead.withLock { $0.settle(until: .now + .seconds(1)) }
                     readiness.set("kafka", true)
                     logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
                 case .revoked(let partitions, let lost):
@@ -148,7 +149,15 @@ public final class SenderService: Sendable {
                 _ = await changes.wait(until: { $0 != seen }, timeout: pollTimeout)
                 continue
             }
-            guard let message = try await consumer.poll(timeout: pollTimeout) else { continue }
+            guard let message = try await consumer.poll(timeout: pollTimeout) else {
+                if lookahead.withLock({ lookahead in
+                    defer { lookahead.settled() }
+                    return lookahead.settlingUntil != nil
+                }) {
+                    changes.update { $0 &+= 1 }
+                }
+                continue
+            }
             // Taken after shutdown began: not begun, so it stays uncommitted for the next owner.
             guard !GracefulShutdown.isRequested, !Task.isCancelled else { break }
             tracker.begin(message.topicPartition, offset: message.offset)
@@ -168,18 +177,28 @@ public final class SenderService: Sendable {
                           tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher) async {
         while !Task.isCancelled {
             let seen = changes.value
-            if jobs.hasSlot, let (entry, counts) = lookahead.withLock({ lookahead in
+            if jobs.hasSlot, let (next, counts) = lookahead.withLock({ lookahead in
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
             }) {
                 metrics.lookahead(counts)
-                start(entry, order: order, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters,
+                if next.superseded, let job = next.entry.job {
+                    // A newer state of its key is already read: its devices get that one.
+                    metrics.superseded(priority: job.priority, count: job.targets.count)
+                    metrics.targetsFinished("superseded", count: job.targets.count)
+                    metrics.jobFinished("superseded")
+                    tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    continue
+                }
+                start(next.entry, order: order, tracker: tracker, jobs: jobs, processor: processor, deadLetters: deadLetters,
                       changes: changes)
                 continue
             }
             if !jobs.hasSlot {
                 _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
             } else {
-                _ = await changes.wait(until: { $0 != seen }, timeout: pollTimeout)
+                // Settling after an assignment ends with a change (the intake caught up) or at its deadline.
+                let settling = lookahead.withLock { $0.settlingUntil != nil }
+                _ = await changes.wait(until: { $0 != seen }, timeout: settling ? .milliseconds(50) : pollTimeout)
             }
         }
     }
