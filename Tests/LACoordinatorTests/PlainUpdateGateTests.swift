@@ -59,6 +59,22 @@ struct PlainUpdateGateTests {
         #expect(gate.admit(end, source: source, offset: 5, now: 1200) == .fanOutNow(superseded: heldBefore))
     }
 
+    @Test("a key event fanned out before apns-sender was through the previous fan-out: both are awaited, and the spacing is one fan-out's share")
+    func overlappingFanOutsAreAwaitedTogether() {
+        var gate = PlainUpdateGate(settings: .init(minimumSpacing: .seconds(1), maximumHold: .seconds(60)))
+        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
+        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 10, 1: 10], now: 100)
+        _ = gate.admit(event(2, key: wicket), source: source, offset: 2, now: 2000)
+        gate.fannedOut(matchId: "m1", startedAt: 2000, highestOffsets: [1: 20, 2: 20], now: 2100)
+        _ = gate.admit(event(3), source: source, offset: 3, now: 3000)
+        gate.senderCommitted([0: 11, 1: 11, 2: 0], now: 4000)
+        #expect(gate.isWaitingForSender, "through the first fan-out only")
+        gate.senderCommitted([0: 11, 1: 21, 2: 21], now: 8000)
+        // 8 s for two fan-outs: 4 s each, so the held update goes at 12 s.
+        #expect(gate.nextDeadline(now: 8000) == 12_000)
+        #expect(gate.release(now: 12_000).map(\.event.seq) == [3])
+    }
+
     @Test("bounded: a plain update goes at the hold bound after the previous fan-out began, whatever apns-sender does")
     func holdBound() {
         var gate = PlainUpdateGate(settings: .init(minimumSpacing: .seconds(1), maximumHold: .seconds(30)))

@@ -9,7 +9,8 @@ import Kafka
 /// plain update to every device only builds a backlog of states that are old before they leave. So, per match:
 /// - **Key events and ends are never held**: they are fanned out at once (and supersede a held plain update).
 /// - **A plain update waits while the match's previous fan-out is still being sent** — until apns-sender's group
-///   has committed past every job of it — and then for as long again as that fan-out took (at least
+///   has committed past every job of it (of them, when a key event's began meanwhile) — and then for as long again
+///   as one fan-out took (at least
 ///   `minimumSpacing`): plain updates of an overloaded match use at most about half of the fan-out's time, and a
 ///   key event arriving meanwhile finds apns-sender free. A newer event replaces the held one (latest wins: each
 ///   carries the whole state), so every device's next push carries the newest state.
@@ -52,11 +53,16 @@ public struct PlainUpdateGate: Sendable {
         case stale
     }
 
-    /// The last fan-out of a match: when it began, where its jobs are, and when apns-sender was through them.
+    /// The match's fan-outs apns-sender has not been through yet (one, or several begun before it was through the
+    /// first): when the first began, where their jobs end, how many, and when apns-sender was through them.
     struct Progress: Sendable, Equatable {
         var startedAt: Int64
         var highestOffsets: [Int32: Int64]
+        var fanOuts = 1
         var completedAt: Int64?
+
+        /// apns-sender's time for one of them: from the first's start to the last's end, shared out.
+        var sendingTime: Int64? { completedAt.map { ($0 - startedAt) / Int64(max(1, fanOuts)) } }
     }
 
     public let settings: Settings
@@ -80,8 +86,15 @@ public struct PlainUpdateGate: Sendable {
         return .hold(superseded: previous)
     }
 
-    /// Records a fan-out of `matchId` that began at `startedAt` and produced jobs up to `highestOffsets`.
+    /// Records a fan-out of `matchId` that began at `startedAt` and produced jobs up to `highestOffsets`. When
+    /// apns-sender is not through the match's previous one yet, the two are awaited together.
     public mutating func fannedOut(matchId: String, startedAt: Int64, highestOffsets: [Int32: Int64], now: Int64) {
+        if var pending = progress[matchId], pending.completedAt == nil {
+            pending.highestOffsets.merge(highestOffsets) { max($0, $1) }
+            pending.fanOuts += 1
+            progress[matchId] = pending
+            return
+        }
         progress[matchId] = Progress(startedAt: startedAt, highestOffsets: highestOffsets,
                                      completedAt: highestOffsets.isEmpty ? now : nil)
     }
@@ -140,14 +153,13 @@ public struct PlainUpdateGate: Sendable {
         return now >= at
     }
 
-    /// When `matchId`'s last fan-out stops holding plain updates back: its end plus as long again (at least the
-    /// minimum spacing) once apns-sender is through it, else the hold bound after it began.
+    /// When `matchId`'s fan-outs stop holding plain updates back: once apns-sender is through them, after as long
+    /// again as one took (at least the minimum spacing); else the hold bound after the first began.
     func clearsAt(_ matchId: String) -> Int64? {
         guard let entry = progress[matchId] else { return nil }
         let bound = entry.startedAt + settings.maximumHold.wholeMilliseconds
-        guard let completedAt = entry.completedAt else { return bound }
-        let spacing = max(settings.minimumSpacing.wholeMilliseconds, completedAt - entry.startedAt)
-        return min(bound, completedAt + spacing)
+        guard let completedAt = entry.completedAt, let sendingTime = entry.sendingTime else { return bound }
+        return min(bound, completedAt + max(settings.minimumSpacing.wholeMilliseconds, sendingTime))
     }
 
     /// Drops the progress of matches with nothing held whose last fan-out no longer holds anything back.

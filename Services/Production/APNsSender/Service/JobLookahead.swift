@@ -7,7 +7,7 @@ import Runtime
 /// The next job to start is the oldest priority-10 job that may start (`SendOrder.mayStart`), else the oldest
 /// job of any priority that may: a key event or an end is never queued behind plain updates apns-sender has
 /// already read, and a plain update it overtook is then superseded at its start (`SendOrder.beginRound`).
-/// A plain update is also superseded when a newer state of its key is already in the lookahead (read, not started):
+/// A plain update (priority below 10) is also superseded when a newer state of its key is already in the lookahead (read, not started):
 /// it is taken out flagged, to be finished without a push. Messages that are not sendable jobs (invalid, poison) go
 /// in order like plain updates.
 ///
@@ -59,7 +59,10 @@ struct JobLookahead: Sendable {
         let index = entries.firstIndex { $0.priority >= 10 && startable($0) } ?? entries.firstIndex(where: startable)
         guard let index else { return nil }
         let entry = entries.remove(at: index)
-        guard let job = entry.job, job.kind == .liveActivityUpdate, SendOrder.isOrdered(job) else { return (entry, false) }
+        // Only a plain update: a key event's alert is its own push (docs/OPERATING.md).
+        guard let job = entry.job, job.kind == .liveActivityUpdate, job.priority < 10, SendOrder.isOrdered(job) else {
+            return (entry, false)
+        }
         let newer = entries.contains { other in
             other.key == entry.key && other.job.map { SendOrder.isOrdered($0) && $0.stateSeq > job.stateSeq } ?? false
         }
