@@ -13,6 +13,14 @@ struct PlainUpdateGateTests {
         TestSupport.event(matchId: match, seq: seq, key: key, phase: phase)
     }
 
+    /// A gate that fanned out a key event of m1 at 0 ms (jobs up to offset 5 of partition 0), not yet sent.
+    func afterAKeyEvent(_ settings: PlainUpdateGate.Settings = .init()) -> PlainUpdateGate {
+        var gate = PlainUpdateGate(settings: settings)
+        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
+        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        return gate
+    }
+
     @Test("while apns-sender sends a match's fan-out, plain updates wait and the newest wins; then as long again as it took")
     func holdsUntilTheSenderIsThroughAndSpacesByTheFanOutTime() {
         var gate = PlainUpdateGate(settings: .init(minimumSpacing: .seconds(1), maximumHold: .seconds(30)))
@@ -42,9 +50,7 @@ struct PlainUpdateGateTests {
 
     @Test("a key event is never held and supersedes the held plain update; an end too")
     func keyEventsAndEndsGoAtOnce() {
-        var gate = PlainUpdateGate()
-        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
-        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        var gate = afterAKeyEvent()
         #expect(gate.admit(event(2), source: source, offset: 2, now: 500) == .hold(superseded: nil))
         guard case .fanOutNow(let superseded) = gate.admit(event(3, key: wicket), source: source, offset: 3, now: 900) else {
             Issue.record("a key event goes at once")
@@ -77,9 +83,7 @@ struct PlainUpdateGateTests {
 
     @Test("bounded: a plain update goes at the hold bound after the previous fan-out began, whatever apns-sender does")
     func holdBound() {
-        var gate = PlainUpdateGate(settings: .init(minimumSpacing: .seconds(1), maximumHold: .seconds(30)))
-        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
-        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        var gate = afterAKeyEvent(.init(minimumSpacing: .seconds(1), maximumHold: .seconds(30)))
         _ = gate.admit(event(2), source: source, offset: 2, now: 1000)
         #expect(gate.nextDeadline(now: 1000) == 30_000)
         #expect(gate.release(now: 29_999).isEmpty)
@@ -88,25 +92,19 @@ struct PlainUpdateGateTests {
 
     @Test("other matches are independent; a fan-out with no jobs holds nothing back beyond the spacing; a hold bound of 0 turns the rule off")
     func independentMatchesAndTheSwitch() {
-        var gate = PlainUpdateGate(settings: .init(minimumSpacing: .milliseconds(500), maximumHold: .seconds(30)))
-        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
-        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        var gate = afterAKeyEvent(.init(minimumSpacing: .milliseconds(500), maximumHold: .seconds(30)))
         #expect(gate.admit(event(1, match: "m2"), source: source, offset: 2, now: 200) == .fanOutNow(superseded: nil))
         gate.fannedOut(matchId: "m2", startedAt: 200, highestOffsets: [:], now: 210)
         #expect(gate.admit(event(2, match: "m2"), source: source, offset: 3, now: 400) == .hold(superseded: nil))
         #expect(gate.release(now: 710).map(\.event.matchId) == ["m2"], "no jobs: only the minimum spacing")
 
-        var off = PlainUpdateGate(settings: .init(maximumHold: .zero))
-        _ = off.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
-        off.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        var off = afterAKeyEvent(.init(maximumHold: .zero))
         #expect(off.admit(event(2), source: source, offset: 2, now: 150) == .fanOutNow(superseded: nil))
     }
 
     @Test("a redelivered older plain update is stale; held updates of revoked partitions are forgotten; stopping releases all")
     func staleRevokedAndStopping() {
-        var gate = PlainUpdateGate()
-        _ = gate.admit(event(1, key: wicket), source: source, offset: 1, now: 0)
-        gate.fannedOut(matchId: "m1", startedAt: 0, highestOffsets: [0: 5], now: 100)
+        var gate = afterAKeyEvent()
         _ = gate.admit(event(3), source: source, offset: 3, now: 200)
         #expect(gate.admit(event(2), source: source, offset: 2, now: 300) == .stale)
         let other = KafkaTopicPartition(topic: "match.events", partition: 7)
