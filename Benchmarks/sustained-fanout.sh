@@ -11,8 +11,10 @@
 # pushes that showed a device an older state after a newer one (the mock's per-token check), CPU µs per push of
 # apns-sender, la-coordinator, mock-apns and PostgreSQL — and the targets: pushes ≤ 2.5 × N, the last event's last
 # push within F + 1 s, nothing backwards. Needs the local stack (scripts/stack up).
-# Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), PATTERN, APNS_CONNECTIONS (2), and anything the
-#      services read (for example LA_PLAIN_UPDATE_MAX_HOLD_MS=0 to see the run without the overload rule).
+# Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), PATTERN, APNS_CONNECTIONS (2), SENDERS (1: apns-sender
+#      replicas in one group), KILL_SENDER_AFTER_MS (with SENDERS ≥ 2: kill -9 the last replica that long into the
+#      series; its partitions move to the others, which re-read its unfinished jobs), and anything the services read
+#      (KAFKA_BROKERS for another broker; LA_PLAIN_UPDATE_MAX_HOLD_MS=0 to see the run without the overload rule).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/scripts/env"
@@ -45,10 +47,13 @@ trap cleanup EXIT
 start_mock
 "$BIN_DIR/e2e-fanout-bench" setup --match "$MATCH" --rows "$N" --prefix "$RUN" >"$WORK/setup.out"
 "$BIN_DIR/e2e-fanout-bench" setup --match "warm-$MATCH" --rows 1 --prefix "$RUN" >/dev/null
-start_sender "$RUN" 1; SENDER=$STARTED_PID
+SENDERS=${SENDERS:-1}
+SENDER_PIDS=()
+for replica in $(seq 1 "$SENDERS"); do start_sender "$RUN" "$replica"; SENDER_PIDS+=("$STARTED_PID"); done
+SENDER=${SENDER_PIDS[0]}
 start_coordinator "$RUN" 1; COORDINATOR=$STARTED_PID
-PIDS=("$SENDER" "$COORDINATOR")
-wait_ready 28201 apns-sender-1
+PIDS=("${SENDER_PIDS[@]}" "$COORDINATOR")
+for replica in $(seq 1 "$SENDERS"); do wait_ready $((28200 + replica)) "apns-sender-$replica"; done
 wait_ready 28101 la-coordinator-1
 
 # accepted_with TIMESTAMP: pushes the mock accepted carrying that aps.timestamp.
@@ -64,11 +69,13 @@ wait_for() {
     done
 }
 
-echo "# sustained fan-out: N=$N, K=$K events one every $T_MS ms (priorities $PATTERN), $(nproc) cores, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# sustained fan-out: N=$N, K=$K events one every $T_MS ms (priorities $PATTERN), $SENDERS apns-sender(s), brokers ${KAFKA_BROKERS:-from scripts/env}, $(nproc) cores, load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Warm-up: both groups joined, every connection open.
 reset_mock
 "$BIN_DIR/e2e-fanout-bench" series --match "warm-$MATCH" --prefix "$RUN" --count 1 --interval-ms 0 --priorities 10 >"$WORK/warm.out"
 wait_for "$(awk -F'[ =]' '{ print $8 }' "$WORK/warm.out")" 1 60 || { echo "sustained-fanout: the warm-up push never arrived" >&2; exit 1; }
+
+[[ "$SENDERS" -eq 1 ]] || sleep 5  # replicas: let the group's assignment settle
 
 # 1. One event alone: the single-event fan-out time F.
 reset_mock
@@ -83,14 +90,23 @@ sleep 3  # the match's fan-out is over: the series starts as a fresh burst
 # 2. The series.
 reset_mock
 LOAD=$(cut -d' ' -f1 /proc/loadavg)
-T_SENDER=$(ticks "$SENDER"); T_LA=$(ticks "$COORDINATOR"); T_MOCK=$(ticks "$MOCK_PID"); snapshot_named postgres
+T_SENDER=$(ticks_all "${SENDER_PIDS[@]}"); T_LA=$(ticks "$COORDINATOR"); T_MOCK=$(ticks "$MOCK_PID"); snapshot_named postgres
 "$BIN_DIR/e2e-fanout-bench" series --match "$MATCH" --prefix "$RUN" --count "$K" --interval-ms "$T_MS" --priorities "$PATTERN" \
-    --first-seq 2 >"$WORK/series.out"
+    --first-seq 2 >"$WORK/series.out" &
+SERIES=$!
+if [[ -n "${KILL_SENDER_AFTER_MS:-}" && "$SENDERS" -ge 2 ]]; then
+    sleep "$(awk -v ms="$KILL_SENDER_AFTER_MS" 'BEGIN { printf "%.3f", ms / 1000 }')"
+    VICTIM=${SENDER_PIDS[$((SENDERS - 1))]}
+    echo "killing apns-sender-$SENDERS (pid $VICTIM, kill -9) $KILL_SENDER_AFTER_MS ms into the series; delivered so far: $(metric $((28200 + SENDERS)) 'apns_sender_targets_total{action="delivered"}')"
+    T_VICTIM=$(ticks "$VICTIM")
+    kill -9 "$VICTIM"
+fi
+wait "$SERIES"
 LAST_TS=$(tail -1 "$WORK/series.out" | awk -F'[ =]' '{ print $8 }')
 wait_for "$LAST_TS" "$N" $((60 + N / 500)) || echo "sustained-fanout: the last event reached $(accepted_with "$LAST_TS") of $N" >&2
 sleep 2  # anything still on its way arrives now (and would be counted)
 C=$(counters)
-D_SENDER=$(($(ticks "$SENDER") - T_SENDER)); D_LA=$(($(ticks "$COORDINATOR") - T_LA)); D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
+D_SENDER=$(($(ticks_all "${SENDER_PIDS[@]}") + ${T_VICTIM:-0} - T_SENDER)); D_LA=$(($(ticks "$COORDINATOR") - T_LA)); D_MOCK=$(($(ticks "$MOCK_PID") - T_MOCK))
 D_PG=$(delta_named postgres)
 TOTAL=$(echo "$C" | field accepted)
 BACKWARDS=$(echo "$C" | field backwardsPushes)
@@ -109,9 +125,9 @@ print(entry["accepted"], entry["lastAcceptedAt"]) if entry else print(0, 0)' "$T
     printf "%-6s %-9s %-9s %10s %14s\n" "$INDEX" "$PRIORITY" "+$(awk -v a="$AT" -v f="$FIRST_AT" 'BEGIN { printf "%.2f", (a - f) / 1000 }')s" "$PUSHES" "$LAST_S"
     LAST_EVENT_S=$LAST_S
 done <"$WORK/series.out"
-echo "series: $TOTAL pushes for $K events to $N devices; backwards: $BACKWARDS; load at start $LOAD, now $(cut -d' ' -f1 /proc/loadavg)"
+echo "series: $TOTAL pushes for $K events to $N devices; backwards: $BACKWARDS (an event's pushes above N: devices sent that state twice, a redelivery); load at start $LOAD, now $(cut -d' ' -f1 /proc/loadavg)"
 echo "CPU µs per push: apns-sender $(per_push "$D_SENDER" "$TOTAL"), la-coordinator $(per_push "$D_LA" "$TOTAL"), mock-apns $(per_push "$D_MOCK" "$TOTAL"), postgres $(per_push "$D_PG" "$TOTAL"); peak RSS apns-sender $(peak_mb "$SENDER") MB, la-coordinator $(peak_mb "$COORDINATOR") MB"
-echo "superseded: apns-sender $(metric 28201 'apns_sender_superseded_total{priority="5"}') (priority 5) $(metric 28201 'apns_sender_superseded_total{priority="10"}') (priority 10) targets; la-coordinator held $(metric 28101 la_updates_held_total), superseded $(metric 28101 'la_updates_superseded_total{priority="5"}') plain updates"
+echo "superseded: apns-sender $(metric 28201 'apns_sender_superseded_total{priority="5"}') (priority 5) $(metric 28201 'apns_sender_superseded_total{priority="10"}') (priority 10) targets; la-coordinator held $(metric 28101 la_updates_held_total), superseded $(metric 28101 'la_updates_superseded_total{priority="5"}') plain updates, released $(metric 28101 la_update_hold_seconds_count) after $(curl -s http://127.0.0.1:28101/metrics | awk '$1 == "la_update_hold_seconds_sum" { printf "%.1f", $2 }') s held in all"
 BUDGET=$((N * 5 / 2))
 BOUND=$(awk -v f="$F_MS" 'BEGIN { printf "%.2f", f / 1000 + 1 }')
 awk -v t="$TOTAL" -v b="$BUDGET" 'BEGIN { exit !(t <= b) }' && P1=met || P1=MISSED
