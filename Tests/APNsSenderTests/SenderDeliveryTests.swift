@@ -49,6 +49,43 @@ import SharedTestSupport
         try await sender.stop()
     }
 
+    /// Overload (issue 31) through the broker and the mock: while the only sending slot is busy, a plain update of
+    /// another match, two plain updates of match A and then a key event of A are read ahead. The key event goes
+    /// first; A's plain updates are never sent (their devices got the newer state); the other match's goes after.
+    @Test func aKeyEventOvertakesPlainUpdatesAndTheirOlderStatesAreNotSent() async throws {
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 1500))
+        let sender = try await SenderHarness.start(mock: mock, maxJobs: 1)
+        try await sender.waitUntilReady()
+        func job(_ match: String, seq: Int64, priority: Int, targets: [PushTarget]) -> PushJob {
+            var job = SenderFixtures.job(targets: targets, matchId: match)
+            job.stateSeq = seq
+            job.priority = priority
+            return job
+        }
+        let devices = (0..<10).map { _ in SenderFixtures.target() }
+        let blocker = job("m-z", seq: 1, priority: 5, targets: [SenderFixtures.target()])
+        let other = job("m-b", seq: 4, priority: 5, targets: (0..<5).map { _ in SenderFixtures.target() })
+        let older = [job("m-a", seq: 1, priority: 5, targets: devices), job("m-a", seq: 2, priority: 5, targets: devices)]
+        let key = job("m-a", seq: 3, priority: 10, targets: devices)
+        try await sender.produce([blocker], key: "m-z:0")
+        try await sender.produce([other], key: "m-b:0")
+        for job in older + [key] { try await sender.produce([job], key: "m-a:7") }
+        try await sender.waitForCommitted(5)
+
+        for device in devices {
+            let received = mock.deliveries(token: device.token)
+            #expect(received.map(\.apnsID) == [APNsID.derive(jobID: key.jobId, token: device.token)], "only the key event's state")
+        }
+        let keySequences = devices.compactMap { mock.deliveries(token: $0.token).first?.sequence }
+        let otherSequences = other.targets.compactMap { mock.deliveries(token: $0.token).first?.sequence }
+        #expect(keySequences.count == 10 && otherSequences.count == 5)
+        #expect(keySequences.max()! < otherSequences.min()!, "the key event overtook the other match's plain update")
+        #expect(sender.metrics.value(#"apns_sender_superseded_total{priority="5"}"#) == 20)
+        #expect(sender.metrics.value(#"apns_sender_targets_total{action="superseded"}"#) == 20)
+        #expect(mock.counters.backwardsPushes == 0)
+        try await sender.stop()
+    }
+
     @Test func aBroadcastJobReachesEverySubscriberOnceAndALostChannelIsReported() async throws {
         let mock = try SenderFixtures.mock(managementPorts: [.sandbox: 0])
         let tokens = try APNsTokenProvider(teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, key: SenderFixtures.key)
