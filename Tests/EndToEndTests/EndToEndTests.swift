@@ -161,6 +161,10 @@ import Testing
                 "the channel row moved to a new generation")
         let coordinatorMetrics = try await DevHTTP().get(stack.plan.serviceURL("la-coordinator")! + "/metrics").text
         let restarts = try await DevHTTP().get(stack.plan.serviceURL("poller")! + "/metrics").text
+        // The overload rule reads apns-sender's commits in its own group: no held plain update waited for the 30 s bound.
+        let held = PrometheusText.sum(coordinatorMetrics, metric: "la_update_hold_seconds_count", matching: [:])
+        #expect(PrometheusText.sum(coordinatorMetrics, metric: "la_update_hold_seconds_bucket", matching: ["le": "15"]) == held,
+                "\(held) held updates, all released within 15 s")
         watcher.cancel()
         #expect(tokenInvalidSeen.withLock { $0 }
                 || PrometheusText.sum(coordinatorMetrics, metric: "la_rows_ended_total", matching: ["reason": "token_invalid"]) >= 1,

@@ -103,6 +103,8 @@ public struct DevStackPlan: Sendable, Equatable {
         var environment = serviceEnvironment(port: options.ports.coordinator)
         environment["LA_EVENTS_GROUP_ID"] = options.consumerGroups.coordinatorEvents
         environment["LA_TOKEN_INVALID_GROUP_ID"] = options.consumerGroups.coordinatorTokenInvalid
+        // The overload rule reads apns-sender's commits: the same group the sender below joins.
+        environment["LA_SENDER_GROUP"] = options.consumerGroups.sender
         return finish(DevProcessSpec(name: "la-coordinator", executable: "la-coordinator", environment: environment,
                               readiness: .http("http://127.0.0.1:\(options.ports.coordinator)/ready")))
     }
