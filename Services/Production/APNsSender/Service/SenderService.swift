@@ -103,9 +103,8 @@ public final class SenderService: Sendable {
                     await self.dispatch(lookahead: lookahead, changes: changes, order: order, tracker: tracker, jobs: jobs,
                                         processor: processor, deadLetters: deadLetters)
                 }
-                // The intake returns on shutdown (or throws); the dispatcher then stops starting jobs.
-                try await group.next()
-                group.cancelAll()
+                // Both return once shutdown is requested (or the task is cancelled); a failing intake ends the group,
+                // which cancels the dispatcher.
                 try await group.waitForAll()
             }
         } catch {
@@ -172,10 +171,11 @@ public final class SenderService: Sendable {
     }
 
     /// Starts jobs from the lookahead while sending slots are free — priority 10 first, each key's states in order
-    /// (`JobLookahead.takeNext`) — until cancelled (when the intake stops).
+    /// (`JobLookahead.takeNext`) — until shutdown is requested (draining starts no new job: what is read but not
+    /// started stays uncommitted for the next owner) or the task is cancelled (when the intake stops).
     private func dispatch(lookahead: LockedValue<JobLookahead>, changes: AsyncCondition<UInt64>, order: SendOrder,
                           tracker: CommitTracker, jobs: JobSet, processor: JobProcessor, deadLetters: DeadLetterPublisher) async {
-        while !Task.isCancelled {
+        while !Task.isCancelled && !GracefulShutdown.isRequested {
             let seen = changes.value
             if jobs.hasSlot, let (next, counts) = lookahead.withLock({ lookahead in
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
