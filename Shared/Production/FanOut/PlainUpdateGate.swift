@@ -138,7 +138,7 @@ public struct PlainUpdateGate: Sendable {
     public var heldCount: Int { held.count }
 
     /// The earliest time a held update may be released without news from apns-sender (spacing or the bound), if any.
-    public func nextDeadline(now: Int64) -> Int64? {
+    public var nextDeadline: Int64? {
         held.keys.compactMap { clearsAt($0) }.min()
     }
 
