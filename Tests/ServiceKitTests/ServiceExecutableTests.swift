@@ -91,15 +91,26 @@ import Testing
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
-        #expect(health.status == 200)
-        #expect(health.body.contains(#""service":"\#(service)""#))
-        // Services become ready when their dependencies are (consumer group joined, leader lock held…).
-        let ready = try await LocalHTTP.waitForStatus(200, port: port, path: "/ready", waitUpTo: .seconds(60))
-        #expect(ready.status == 200, "never ready: \(ready.body)")
-        let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
-        #expect(metrics.status == 200)
-        #expect(metrics.body.contains("# TYPE http_requests_total counter"))
+        do {
+            let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
+            #expect(health.status == 200)
+            #expect(health.body.contains(#""service":"\#(service)""#))
+            // Services become ready when their dependencies are (consumer group joined, leader lock held…).
+            let ready = try await LocalHTTP.waitForStatus(200, port: port, path: "/ready", waitUpTo: .seconds(60))
+            #expect(ready.status == 200, "never ready: \(ready.body)")
+            let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.body.contains("# TYPE http_requests_total counter"))
+        } catch {
+            // Say why: the process's own log (it may have exited) is the only witness.
+            let running = process.isRunning
+            if running { kill(process.processIdentifier, SIGKILL) }
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
+            let exit = running ? "still running (killed)" : "exited with \(process.terminationStatus)"
+            Issue.record("\(service) did not answer on port \(port): \(error); it \(exit); stderr: \(stderr.suffix(4000))")
+            return
+        }
 
         kill(process.processIdentifier, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(60)
