@@ -68,11 +68,13 @@ import Testing
 
     @Test(arguments: services)
     func startsServesHealthMetricsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
-        let port = try FreePort.pick()
         let process = Process()
         process.executableURL = try Self.executable(service)
         var env = ProcessInfo.processInfo.environment
-        env["HTTP_PORT"] = String(port)
+        // Port 0: the service binds a free port and logs it. A port picked here and bound later can be
+        // taken in between by any outgoing connection of a suite running beside this one (stop 35's CI:
+        // apns-sender could not bind, and the test saw only "connection refused").
+        env["HTTP_PORT"] = "0"
         env["SHUTDOWN_GRACE_MS"] = "2000"
         // Its own leader lock and consumer group, so other suites running now cannot hold them.
         env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
@@ -86,12 +88,14 @@ import Testing
         }
         if service == "api" { env.merge(try await Self.devJWKS()) { _, new in new } }
         process.environment = env
-        let errors = Pipe()
-        process.standardError = errors
+        let log = try ServiceLogFile(service: service)
+        process.standardError = log.handle
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
+        let port: UInt16
         do {
+            port = try await log.startedPort(of: process, waitUpTo: .seconds(60))
             let health = try await LocalHTTP.get(port: port, path: "/health", waitUpTo: .seconds(60))
             #expect(health.status == 200)
             #expect(health.body.contains(#""service":"\#(service)""#))
@@ -106,9 +110,8 @@ import Testing
             let running = process.isRunning
             if running { kill(process.processIdentifier, SIGKILL) }
             while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
             let exit = running ? "still running (killed)" : "exited with \(process.terminationStatus)"
-            Issue.record("\(service) did not answer on port \(port): \(error); it \(exit); stderr: \(stderr.suffix(4000))")
+            Issue.record("\(service) did not answer: \(error); it \(exit); stderr: \(log.text().suffix(4000))")
             return
         }
 
@@ -120,7 +123,7 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
+        let stderr = log.text()
         #expect(process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
         #expect(stderr.contains(#""event":"stopped""#))
