@@ -77,7 +77,9 @@ var productionLibraries: [Target] {[
     shared("ServiceKit", ["Runtime", "HTTPServer", "Kafka"]),
     shared("FastJSON", ["Runtime"]),
     shared("Contracts", ["FastJSON", "Runtime"]),
-    shared("FanOut", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Postgres", "Runtime"]),
+    // Every push job is composed here: payload bodies, job ids, priorities, expirations, the fallback display state.
+    shared("PushComposition", ["Contracts", "Runtime"]),
+    shared("FanOut", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Postgres", "PushComposition", "Runtime"]),
     shared("Schema", ["Postgres"]),
     shared("Cricket", ["Contracts", "Runtime"]),
     shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),
@@ -101,16 +103,16 @@ var productionLibraries: [Target] {[
 
 /// What ships: the five services (each a library of its logic and a thin main) and the operator CLI.
 var productionExecutables: [Target] {
-    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime",
+    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "PushComposition", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime",
                        "APNs", "BroadcastChannels"],
             main: ["APNs", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Runtime"],
               main: ["Contracts", "DeadLetter", "FeedHistory", "Detection", "Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
-    + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "LiveActivities", "Matches", "Runtime",
+    + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "PushComposition", "LiveActivities", "Matches", "Runtime",
                                 "BroadcastChannels"],
               main: ["Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"], main: ["APNs", "Kafka", "Runtime", "ServiceKit"])
-    + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",
+    + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "PushComposition", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",
                       "BroadcastChannels", "Operations"],
               main: ["Auth", "HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + [.executableTarget(name: "Sightscreen", dependencies: ["CommandLineSupport", "DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema",
@@ -140,7 +142,7 @@ var benchmarks: [Target] {[
                       path: "Benchmarks/DetectorBench"),
     .executableTarget(name: "E2EFanOutBench", dependencies: ["APNs", "BroadcastChannels", "Contracts", "Kafka", "Postgres", "Runtime", "Schema"],
                       path: "Benchmarks/E2EFanOutBench"),
-    .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "Contracts", "Kafka", "LiveActivities", "Postgres", "Schema", "Runtime"],
+    .executableTarget(name: "FanOutBench", dependencies: ["FanOut", "PushComposition", "Contracts", "Kafka", "LiveActivities", "Postgres", "Schema", "Runtime"],
                       path: "Benchmarks/FanOutBench"),
 ]}
 
@@ -158,7 +160,7 @@ var testTargets: [Target] {[
     tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),
-    tests("LACoordinatorTests", ["BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
+    tests("LACoordinatorTests", ["BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
     tests("FastJSONTests", ["SharedTestSupport", "FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),
@@ -169,12 +171,12 @@ var testTargets: [Target] {[
     tests("CryptoTests", ["Crypto"]),
     tests("APNsTests", ["SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
     tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
-    tests("PollerTests", ["SharedTestSupport", "Poller", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+    tests("PollerTests", ["SharedTestSupport", "Poller", "PushComposition", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
     tests("APNsSenderTests", ["APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     tests("DeployTests", []),
     tests("DeviceSimulatorTests", ["SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["SharedTestSupport", "API", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("APITests", ["SharedTestSupport", "API", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

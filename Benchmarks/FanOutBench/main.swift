@@ -7,6 +7,7 @@
 //
 // Rows live in schema `fanout_bench` (recreated unless --skip-insert); jobs go to topic `fanout-bench`.
 import Contracts
+import PushComposition
 import FanOut
 import Foundation
 import Kafka

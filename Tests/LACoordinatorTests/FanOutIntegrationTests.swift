@@ -1,5 +1,6 @@
 import BroadcastChannels
 import Contracts
+import PushComposition
 import FanOut
 import Foundation
 import Kafka

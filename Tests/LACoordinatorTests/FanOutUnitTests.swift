@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import FanOut
 import Foundation
 import Testing

@@ -6,6 +6,7 @@ import Foundation
 import Kafka
 import Matches
 import Postgres
+import PushComposition
 import Runtime
 import Testing
 @testable import Poller
@@ -202,7 +203,7 @@ import SharedTestSupport
                              away: .init(name: "Australia", abbr: "AUS", score: "", logoUrl: nil), statusText: "1st Innings")
         try await database.execute("INSERT INTO matches (match_id, starts_at, status, is_live, card) VALUES ($1, $2, '1st Innings', true, $3)",
                                    [matchId, clock.now(), try PostgresJSON(encoding: card)])
-        let state = StartPayload.minimalState(card, updatedAt: 1_800_000_000)
+        let state = FallbackDisplayState.fromCard(card, updatedAt: 1_800_000_000)
         var detectorState = state
         detectorState.statusText = "From the detector"
         try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
@@ -303,7 +304,7 @@ import SharedTestSupport
         try await database.execute(
             "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, '1st Innings', true, false), ($2, 'Stump Day 2', true, true)",
             [matchId, stumped])
-        var state = StartPayload.minimalState(MatchCard.placeholder(matchId: matchId), updatedAt: 1_800_000_000)
+        var state = FallbackDisplayState.fromCard(FallbackDisplayState.placeholderCard(matchId: matchId), updatedAt: 1_800_000_000)
         state.statusText = "Day 1 · rain-delayed"
         try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
                                    [matchId, try PostgresJSON(encoding: state)])

@@ -5,6 +5,7 @@ import Foundation
 import Kafka
 @testable import Poller
 import Postgres
+import PushComposition
 import Runtime
 import Testing
 import SharedTestSupport
@@ -49,6 +50,42 @@ import SharedTestSupport
         #expect(push.attributesType == MatchActivityAttributes.typeName)
         #expect(push.attributes == ["matchId": "m-agree", "title": "India vs Australia"])
         #expect(push.startRefusal == nil, "a phone that declares MatchActivityAttributes starts it")
+    }
+
+    /// Without a detector state both paths fall back to the same state built from the card (one
+    /// `FallbackDisplayState`), and both expire their starts after the same time (one `PushPolicy`).
+    @Test(arguments: [true, false])
+    func withoutADetectorStateBothPathsBuildTheSameStartFromTheCard(hasCard: Bool) throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_100)
+        let card = MatchCard(
+            matchId: "m-agree", startsAt: 1_799_990_000, status: "2nd Innings", phase: .live, title: "India vs Australia",
+            subtitle: "1st T20I", home: .init(name: "India", abbr: "IND", score: "187/5 (20)", logoUrl: nil),
+            away: .init(name: "Australia", abbr: "AUS", score: "40/1 (4.2)", logoUrl: nil), statusText: "Australia need 148")
+        let orchestrator = try Self.orchestrator(now: now)
+        let candidate = MatchOrchestrator.Candidate(
+            matchId: "m-agree", userId: "u1", deviceId: "phone", token: String(repeating: "a", count: 64), env: .sandbox,
+            card: hasCard ? card : FallbackDisplayState.placeholderCard(matchId: "m-agree"), state: nil, previous: nil)
+        let fromOrchestrator = try orchestrator.job(for: candidate, attempt: 1, now: now)
+        // The api's follow path resolves its state the same way (`FollowBatcher`'s batch run).
+        let apiState = FallbackDisplayState.resolve(state: nil, card: hasCard ? card : nil, matchId: "m-agree",
+                                                    updatedAt: Int64(now.timeIntervalSince1970))
+        let fromAPI = try #require(PushJobFactory(shards: PushSharding.defaultShards).startJobs(
+            matchId: "m-agree", state: apiState, seq: 0,
+            targets: [.init(userId: "u1", deviceId: "phone", token: String(repeating: "a", count: 64), env: .sandbox, discriminator: "1")],
+            now: now).first)
+        #expect(fromOrchestrator.payload == fromAPI.payload, "byte-identical start bodies")
+        #expect(fromOrchestrator.expiration == fromAPI.expiration && fromOrchestrator.priority == fromAPI.priority)
+        let push = try ActivityPush.decode(apnsPayload: Array(fromAPI.payload.utf8))
+        #expect(push.startRefusal == nil)
+        if hasCard { #expect(fromAPI.payload.contains("IND 187/5"), "the card's scores are shown") }
+    }
+
+    static func orchestrator(now: Date) throws -> MatchOrchestrator {
+        MatchOrchestrator(
+            database: PostgresClient(configuration: PostgresConfiguration(user: "unused", database: "unused"), logger: Logger(label: "t")),
+            producer: try KafkaProducer(configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:1", clientId: "unused"),
+                                        logger: Logger(label: "t", minimumLevel: .error, sink: LogSink { _ in })),
+            settings: .init(), clock: ManualWallClock(now), metrics: PollerMetrics(registry: MetricsRegistry()), logger: Logger(label: "t"))
     }
 
     @Test func aStartNamingAnotherTypeOrMissingAnAttributeIsRefusedAsAPhoneWould() throws {

@@ -46,11 +46,3 @@ extension LiveActivityPayload {
         return payload
     }
 }
-
-extension PushJob {
-    /// The id of a push-to-start job, the same for a redelivered or repeated request:
-    /// `start:{matchId}:{userId}:{deviceId}:{attempt}` (a new attempt only when the row really starts again).
-    public static func startJobId(matchId: String, userId: String, deviceId: String, attempt: String) -> String {
-        "start:\(matchId):\(userId):\(deviceId):\(attempt)"
-    }
-}

@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 
 /// Up to ``PushJob/maximumTargets`` targets of one shard, numbered per shard from 0.
 public struct PlannedChunk: Sendable, Equatable {
@@ -59,5 +60,13 @@ public struct FanOutPlanner: Sendable {
         buffers[shard] = []
         nextChunk[shard] += 1
         return chunk
+    }
+}
+
+extension EventPushPlan {
+    /// The job for one planned chunk.
+    /// - Parameter nowMilliseconds: Unix epoch milliseconds (createdAt; expiration counts from it).
+    public func job(for chunk: PlannedChunk, nowMilliseconds: Int64) -> PushJob {
+        job(shard: chunk.shard, chunk: chunk.chunk, targets: chunk.targets, nowMilliseconds: nowMilliseconds)
     }
 }

@@ -50,7 +50,7 @@ public struct APIService: Sendable {
         activities = LiveActivityStore(database: database)
         channels = BroadcastChannelStore(database: database)
         devices = DeviceStore(database: database)
-        factory = PushJobFactory(shards: configuration.pushShards)
+        factory = PushJobFactory(shards: configuration.pushShards, policy: configuration.pushPolicy)
         publisher = PushJobPublisher(producer: producer, topic: configuration.pushJobsTopic, factory: factory)
         followBatcher = FollowBatcher(
             store: follows, publisher: publisher, factory: factory, payloads: StartPayloadCache(), clock: clock,

@@ -1,3 +1,4 @@
+import PushComposition
 import Kafka
 import LACoordinator
 import Postgres

@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import FanOut
 import Runtime
 import ServiceKit
@@ -51,15 +52,7 @@ public struct CoordinatorConfiguration: Sendable {
         fanOut.shards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         fanOut.fetchRows = try environment.int("FANOUT_FETCH_ROWS", default: fanOut.fetchRows, in: 100...100_000)
         fanOut.maximumInFlight = try environment.int("FANOUT_MAX_IN_FLIGHT", default: fanOut.maximumInFlight, in: 1...10_000)
-        policy.updateExpiration = Int64(try environment.int("PUSH_EXPIRATION_SECONDS", default: Int(policy.updateExpiration), in: 1...86_400))
-        policy.keyEventExpiration = Int64(try environment.int("KEY_PUSH_EXPIRATION_SECONDS", default: Int(policy.keyEventExpiration), in: 1...86_400))
-        policy.endExpiration = Int64(try environment.int("END_PUSH_EXPIRATION_SECONDS", default: Int(policy.endExpiration), in: 1...86_400))
-        policy.staleAfter = Int64(try environment.int("STALE_AFTER_SECONDS", default: Int(policy.staleAfter), in: 60...86_400))
-        policy.dismissAfter = Int64(try environment.int("DISMISS_AFTER_SECONDS", default: Int(policy.dismissAfter), in: 0...14_400))
-        policy.breakStaleAfter = Int64(try environment.int("BREAK_STALE_AFTER_SECONDS", default: Int(policy.breakStaleAfter),
-                                                           in: 60...86_400))
-        policy.closeOfPlayDismissAfter = Int64(try environment.int("CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS",
-                                                                   default: Int(policy.closeOfPlayDismissAfter), in: 0...14_400))
+        policy = try PushPolicy(environment)
         coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
         coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
         plainUpdates.minimumSpacing = try environment.milliseconds("LA_PLAIN_UPDATE_SPACING_MS", default: plainUpdates.minimumSpacing,

@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import DeadLetter
 import FanOut
 import Kafka

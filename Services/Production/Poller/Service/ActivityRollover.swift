@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import LiveActivities
 import Postgres
+import PushComposition
 
 /// Ends and re-starts Live Activities before iOS ends them: an activity is allowed 8 hours of being
 /// active, and a long ODI or a rain-delayed Test day outlasts that. Each pass takes the ACTIVE rows of
@@ -62,14 +63,12 @@ struct ActivityRollover: Sendable {
         }
     }
 
+    /// The end of the old activity (its update token), composed by `DevicePushComposer`.
     private func endJob(_ row: Row, token: String, attempt: Int, now: Date) throws -> PushJob {
-        let seconds = Int64(now.timeIntervalSince1970), device = row.device
-        return PushJob(
-            jobId: "rollover:\(device.matchId):\(device.userId):\(device.deviceId):\(attempt)", kind: .liveActivityEnd,
-            matchId: device.matchId, stateSeq: device.state == nil ? 0 : device.stateSeq, priority: 10,
-            expiration: seconds + Int64(orchestrator.settings.jobTTL.seconds), relevanceScore: nil,
-            payload: try StartPayload.replacedJSON(card: device.card, state: device.state, timestamp: seconds),
-            targets: [PushTarget(token: token, env: device.env, userId: device.userId, deviceId: device.deviceId)],
-            createdAt: Int64(now.timeIntervalSince1970 * 1000))
+        let device = row.device
+        var ended = device.device
+        ended.token = token
+        return try orchestrator.composer.rolloverEnd(ended, attempt: attempt, state: device.displayState(now: now),
+                                                     stateSeq: device.state == nil ? 0 : device.stateSeq, now: now)
     }
 }

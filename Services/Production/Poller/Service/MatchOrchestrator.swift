@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import Foundation
 import Kafka
 import LiveActivities
@@ -33,8 +34,8 @@ struct MatchOrchestrator: Sendable {
         var retryBackoff: Duration = .seconds(60)
         /// `PUSH_SHARDS`: shard = stable hash(token) % shards, key "matchId:shard".
         var shards = PushSharding.defaultShards
-        /// `PUSH_START_TTL_MS`: the job's APNs expiration after creation.
-        var jobTTL: Duration = .seconds(300)
+        /// Expirations of the start and rollover pushes (`PushPolicy`: `PUSH_START_TTL_MS`, `END_PUSH_EXPIRATION_SECONDS`).
+        var pushes = PushPolicy()
         /// `ORCHESTRATOR_CHANNEL_WAIT_MS`: how long a channel-capable device waits for its match's broadcast channel
         /// while it is being made (created, or made again after it was lost) before it starts on tokens.
         var channelWait: Duration = .seconds(120)
@@ -63,6 +64,8 @@ struct MatchOrchestrator: Sendable {
     let database: PostgresClient
     let producer: KafkaProducer
     let settings: Settings
+    /// Composes the start pushes (and the rollover's ends).
+    var composer: DevicePushComposer { DevicePushComposer(policy: settings.pushes) }
     let clock: any WallClock
     let metrics: PollerMetrics
     let logger: Logger
@@ -136,7 +139,7 @@ struct MatchOrchestrator: Sendable {
 
     /// The stored card (a placeholder when missing or unreadable) and display state of a candidate's match.
     static func decodeMatch(_ device: FollowerDevice) -> (card: MatchCard, state: UnifiedDisplayState?) {
-        ((try? device.card?.decode(MatchCard.self)) ?? MatchCard.placeholder(matchId: device.matchId),
+        ((try? device.card?.decode(MatchCard.self)) ?? FallbackDisplayState.placeholderCard(matchId: device.matchId),
          try? device.displayState?.decode(UnifiedDisplayState.self))
     }
 
@@ -188,17 +191,10 @@ struct MatchOrchestrator: Sendable {
         }
     }
 
-    /// The push-to-start job of `candidate`'s `attempt`-th start.
+    /// The push-to-start job of `candidate`'s `attempt`-th start (composed by `DevicePushComposer`).
     func job(for candidate: Candidate, attempt: Int, now: Date) throws -> PushJob {
-        let seconds = Int64(now.timeIntervalSince1970)
-        let payload = try StartPayload.json(card: candidate.card, state: candidate.state, timestamp: seconds, channelId: candidate.channelId)
-        return PushJob(
-            jobId: PushJob.startJobId(matchId: candidate.matchId, userId: candidate.userId, deviceId: candidate.deviceId,
-                                      attempt: String(attempt)),
-            kind: .liveActivityStart, matchId: candidate.matchId, stateSeq: candidate.state == nil ? 0 : candidate.stateSeq,
-            startAttempt: attempt, priority: 10,
-            expiration: seconds + Int64(settings.jobTTL.seconds), relevanceScore: nil, payload: payload,
-            targets: [PushTarget(token: candidate.token, env: candidate.env, userId: candidate.userId, deviceId: candidate.deviceId)],
-            createdAt: Int64(now.timeIntervalSince1970 * 1000))
+        let payload = try composer.startPayload(state: candidate.displayState(now: now), now: now, channelId: candidate.channelId)
+        return composer.start(candidate.device, attempt: attempt, payload: payload, stateSeq: candidate.state == nil ? 0 : candidate.stateSeq,
+                              now: now)
     }
 }

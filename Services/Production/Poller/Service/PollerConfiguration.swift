@@ -1,5 +1,6 @@
 import APNs
 import Contracts
+import PushComposition
 import Foundation
 import Runtime
 import ServiceKit
@@ -76,7 +77,7 @@ public struct PollerConfiguration: Sendable {
         orchestrator.rolloverAfter = try environment.milliseconds("ORCHESTRATOR_ROLLOVER_AFTER_MS", default: orchestrator.rolloverAfter,
                                                                   in: 1_000...28_800_000)
         orchestrator.shards = try environment.int("PUSH_SHARDS", default: orchestrator.shards, in: 1...4096)
-        orchestrator.jobTTL = try environment.milliseconds("PUSH_START_TTL_MS", default: orchestrator.jobTTL, in: 1000...86_400_000)
+        orchestrator.pushes = try PushPolicy(environment)
         ttl.interval = try environment.milliseconds("TTL_SWEEP_INTERVAL_MS", default: ttl.interval, in: 1000...86_400_000)
         ttl.batchSize = try environment.int("TTL_BATCH_SIZE", default: ttl.batchSize, in: 1...100_000)
         ttl.maxBatches = try environment.int("TTL_MAX_BATCHES", default: ttl.maxBatches, in: 1...100_000)

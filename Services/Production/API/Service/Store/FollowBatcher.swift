@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import Foundation
 import Runtime
 import Matches
@@ -131,8 +132,7 @@ private struct BatchRun: Sendable {
     /// The state a start shows: the cached display state, else one built from the card, else a bare one.
     static func state(_ match: MatchStore.MatchInfo, matchId: String, now: Date) -> UnifiedDisplayState {
         let timestamp = Int64(now.timeIntervalSince1970)
-        return match.displayState ?? match.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
-            ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
+        return FallbackDisplayState.resolve(state: match.displayState, card: match.card, matchId: matchId, updatedAt: timestamp)
     }
 
     /// Logs and counts the failed pairs and marks all their rows unsent.

@@ -1,4 +1,5 @@
 import Contracts
+import PushComposition
 import Foundation
 import LiveActivities
 import Postgres
@@ -135,8 +136,7 @@ struct FollowStore: Sendable {
             if !targets.isEmpty {
                 let current = try await matches.displayState(matchId: matchId, on: connection)
                 let timestamp = Int64(now.timeIntervalSince1970)
-                let state = current.state ?? current.card.map { DisplayStateFallback.from(card: $0, now: timestamp) }
-                    ?? DisplayStateFallback.bare(matchId: matchId, now: timestamp)
+                let state = FallbackDisplayState.resolve(state: current.state, card: current.card, matchId: matchId, updatedAt: timestamp)
                 jobs = factory.endJobs(matchId: matchId, state: state, seq: current.seq, targets: targets, now: now)
             }
             jobs += factory.backgroundEndJobs(matchId: matchId, reason: reason.rawValue, targets: background, now: now)

@@ -1,5 +1,6 @@
 import Auth
 import Contracts
+import PushComposition
 import Foundation
 import Operations
 import Runtime
@@ -48,6 +49,8 @@ public struct APIConfiguration: Sendable {
     public var verifier: JWTVerifierConfiguration
     public var tokenCacheSize: Int = 10_000
     public var pushShards: Int = PushSharding.defaultShards
+    /// Expirations of the api's pushes (starts, ends, background ends): the policy every service reads the same way.
+    public var pushPolicy = PushPolicy()
     public var pushJobsTopic: String = "push.jobs"
     public var databasePoolSize: Int = APIConfiguration.defaultPoolSize
     public var kafkaLinger: Duration = .zero
@@ -104,6 +107,7 @@ public struct APIConfiguration: Sendable {
         jwksRefreshInterval = try environment.milliseconds("AUTH_JWKS_REFRESH_MS", default: jwksRefreshInterval, in: 1000...86_400_000)
         jwksUnknownKeyInterval = try environment.milliseconds("AUTH_JWKS_UNKNOWN_KID_MS", default: jwksUnknownKeyInterval, in: 0...3_600_000)
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
+        pushPolicy = try PushPolicy(environment)
         pushJobsTopic = environment.string("PUSH_JOBS_TOPIC", default: "push.jobs")
         databasePoolSize = try environment.int("API_DB_POOL_SIZE", default: Self.defaultPoolSize, in: 1...256)
         kafkaLinger = .milliseconds(try environment.int("API_KAFKA_LINGER_MS", default: 0, in: 0...1000))

@@ -1,27 +1,19 @@
 import Contracts
 import Foundation
 
-/// The orchestrator's push bodies: the push-to-start of a match, `Contracts.LiveActivityPayload.matchStart`
-/// (the same builder as the api's) over the detector's display state, or over a minimal state made
-/// from the schedule card when the detector has not described the match yet.
-enum StartPayload {
-    /// The JSON text; `state` is the detector's display state, or nil to build a minimal one from the card; with
-    /// `channelId`, the start subscribes the activity to that broadcast channel.
-    static func json(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64, channelId: String? = nil)
-        throws(LiveActivityPayloadError) -> String
-    {
-        try LiveActivityPayload.matchStart(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp,
-                                           channelId: channelId).jsonString()
+/// The display state a push shows when the detector has not described the match yet: push-to-start and end
+/// pushes need a content state. The one fallback every push uses (the orchestrator's starts, the api's starts and
+/// ends, rollovers).
+public enum FallbackDisplayState {
+    /// The detector's state when there is one, else a state built from the schedule card, else a bare one.
+    public static func resolve(state: UnifiedDisplayState?, card: MatchCard?, matchId: String, updatedAt: Int64) -> UnifiedDisplayState {
+        state ?? fromCard(card ?? placeholderCard(matchId: matchId), updatedAt: updatedAt)
     }
 
-    /// The end body of an activity replaced by a new one (`LiveActivityPayload.dismissedNow`), same state rules.
-    static func replacedJSON(card: MatchCard, state: UnifiedDisplayState?, timestamp: Int64) throws(LiveActivityPayloadError) -> String {
-        try LiveActivityPayload.dismissedNow(state: state ?? minimalState(card, updatedAt: timestamp), timestamp: timestamp).jsonString()
-    }
-
-    /// An upcoming/live state made from the schedule card, for a match the detector has not described yet.
-    static func minimalState(_ card: MatchCard, updatedAt: Int64) -> UnifiedDisplayState {
-        // The card does not say who bats: the side with a score (home when both or neither have one).
+    /// A state made from the schedule card; every string comes pre-formatted from the card. The card does not say
+    /// who bats: the side with a score is taken as batting (home when both or neither have one), and its score's
+    /// "(overs)" part fills the overs.
+    public static func fromCard(_ card: MatchCard, updatedAt: Int64) -> UnifiedDisplayState {
         let batting = card.home.score.isEmpty && !card.away.score.isEmpty ? card.away : card.home
         let bowling = batting == card.home ? card.away : card.home
         func line(_ team: MatchCard.Team) -> UnifiedDisplayState.TeamScore {
@@ -43,13 +35,12 @@ enum StartPayload {
                               footer: card.statusText),
             resultLine: card.phase == .ended ? card.statusText : nil, updatedAt: updatedAt)
     }
-}
 
-extension MatchCard {
-    /// The card used when a match's stored card cannot be read: a live match with no names.
-    static func placeholder(matchId: String) -> MatchCard {
+    /// The card of a match with no readable card: a live match with no names and no status text (nothing is
+    /// claimed that is not known; the next update fills the state).
+    public static func placeholderCard(matchId: String) -> MatchCard {
         MatchCard(matchId: matchId, startsAt: 0, status: "", phase: .live, title: "Match \(matchId)", subtitle: "",
                   home: .init(name: "", abbr: "", score: "", logoUrl: nil), away: .init(name: "", abbr: "", score: "", logoUrl: nil),
-                  statusText: "Live")
+                  statusText: "")
     }
 }

@@ -65,15 +65,15 @@ public struct EventPushPlan: Sendable, Equatable {
     }
 
     /// "eventId:shard:chunk".
-    public func jobId(shard: Int, chunk: Int) -> String { "\(eventId):\(shard):\(chunk)" }
+    public func jobId(shard: Int, chunk: Int) -> String { PushJobID.event(eventId: eventId, shard: shard, chunk: chunk) }
 
     /// The Kafka key of a shard's jobs: "matchId:shard".
     public func key(shard: Int) -> String { PushJob.key(matchId: matchId, shard: shard) }
 
-    /// The job for one planned chunk.
+    /// The token job of chunk `chunk` of `shard`, to `targets`.
     /// - Parameter nowMilliseconds: Unix epoch milliseconds (createdAt; expiration counts from it).
-    public func job(for chunk: PlannedChunk, nowMilliseconds: Int64) -> PushJob {
-        job(id: jobId(shard: chunk.shard, chunk: chunk.chunk), targets: chunk.targets, channel: nil, nowMilliseconds: nowMilliseconds)
+    public func job(shard: Int, chunk: Int, targets: [PushTarget], nowMilliseconds: Int64) -> PushJob {
+        job(id: jobId(shard: shard, chunk: chunk), targets: targets, channel: nil, nowMilliseconds: nowMilliseconds)
     }
 
     /// A job of this event: everything but the id, the targets and the channel is the plan's.
@@ -85,7 +85,7 @@ public struct EventPushPlan: Sendable, Equatable {
 
     /// "eventId:bc:env:generation": one broadcast job per channel (a re-created channel is a new generation).
     public func broadcastJobId(environment: APNsEnvironment, generation: Int) -> String {
-        "\(eventId):bc:\(environment.rawValue):\(generation)"
+        PushJobID.broadcast(eventId: eventId, environment: environment, generation: generation)
     }
 
     /// The broadcast job for one channel of the match: the same payload as the token jobs (one body, one
