@@ -74,7 +74,7 @@ var productionLibraries: [Target] {[
     shared("HTTPServer", ["CMicroHTTPD", "Runtime"]),
     shared("Kafka", ["CRdKafka", "Runtime"]),
     shared("Postgres", ["CLibPQ", "Runtime"]),
-    shared("ServiceKit", ["Runtime", "HTTPServer", "Kafka"]),
+    shared("ServiceKit", ["Runtime", "HTTPServer", "Kafka", "Postgres"]),
     shared("FastJSON", ["Runtime"]),
     shared("Contracts", ["FastJSON", "Runtime"]),
     // Every push job is composed here: payload bodies, job ids, priorities, expirations, the fallback display state.
@@ -103,14 +103,13 @@ var productionLibraries: [Target] {[
 
 /// What ships: the five services (each a library of its logic and a thin main) and the operator CLI.
 var productionExecutables: [Target] {
-    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "PushComposition", "Cricket", "FeedHistory", "LiveActivities", "Matches", "Runtime",
-                       "APNs", "BroadcastChannels"],
-            main: ["APNs", "Kafka", "Postgres", "Runtime", "ServiceKit"])
+    service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "Matches", "Runtime"],
+            main: ["Kafka", "Postgres", "Runtime", "ServiceKit"])
     + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Runtime"],
               main: ["Contracts", "DeadLetter", "FeedHistory", "Detection", "Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
-    + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "PushComposition", "LiveActivities", "Matches", "Runtime",
+    + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "PushComposition", "APNs", "FeedHistory", "LiveActivities", "Matches", "Runtime",
                                 "BroadcastChannels"],
-              main: ["Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
+              main: ["APNs", "Kafka", "Postgres", "PushComposition", "Runtime", "Schema", "ServiceKit"])
     + service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"], main: ["APNs", "Kafka", "Runtime", "ServiceKit"])
     + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "PushComposition", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",
                       "BroadcastChannels", "Operations"],
@@ -160,7 +159,7 @@ var testTargets: [Target] {[
     tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),
-    tests("LACoordinatorTests", ["BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
+    tests("LACoordinatorTests", ["API", "APNs", "APNsMock", "ClientCore", "Crypto", "BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime"]),
     tests("FastJSONTests", ["SharedTestSupport", "FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),
@@ -171,7 +170,7 @@ var testTargets: [Target] {[
     tests("CryptoTests", ["Crypto"]),
     tests("APNsTests", ["SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
     tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
-    tests("PollerTests", ["SharedTestSupport", "Poller", "PushComposition", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+    tests("PollerTests", ["SharedTestSupport", "Poller", "LACoordinator", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
     tests("APNsSenderTests", ["APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     tests("DeployTests", []),
     tests("DeviceSimulatorTests", ["SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),

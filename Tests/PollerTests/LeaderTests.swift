@@ -30,7 +30,6 @@ import Testing
         configuration.include = "localteam,visitorteam,runs"
         configuration.lockName = PollerTestSupport.uniqueName("poller-lock")
         configuration.fixturesTopic = PollerTestSupport.fixturesTopic
-        configuration.orchestrator.jobsTopic = PollerTestSupport.jobsTopic
         configuration.leaderRetry = .milliseconds(200)
         configuration.pollInterval = .milliseconds(200)
         func replica(_ readiness: Readiness) -> PollerService {

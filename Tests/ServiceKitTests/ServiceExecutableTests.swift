@@ -78,6 +78,7 @@ import Testing
         env["SHUTDOWN_GRACE_MS"] = "2000"
         // Its own leader lock and consumer group, so other suites running now cannot hold them.
         env["POLLER_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
+        env["LA_MANAGEMENT_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
         if service == "apns-sender" {

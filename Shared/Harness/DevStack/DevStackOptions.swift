@@ -24,7 +24,7 @@ public struct DevStackOptions: Sendable, Equatable {
     /// Simulated devices (2 per user).
     public var devices: Int
     /// The share of devices that are iOS 18 with a build on broadcast channels (device-sim `--channel-share`);
-    /// above 0 the poller's channel manager runs (`BROADCAST_ENABLED`, sandbox) against mock-apns's management
+    /// above 0 la-coordinator's channel manager runs (`BROADCAST_ENABLED`, sandbox) against mock-apns's management
     /// listener. 0: every device on tokens, broadcast off.
     public var channelShare: Double
     public var ports: DevPorts
@@ -36,7 +36,7 @@ public struct DevStackOptions: Sendable, Equatable {
     public var databaseURL: String
     /// `POLL_INTERVAL_MS` of the poller.
     public var pollIntervalMs: Int
-    /// `ORCHESTRATOR_INTERVAL_MS` of the poller.
+    /// `ORCHESTRATOR_INTERVAL_MS` of la-coordinator.
     public var orchestratorIntervalMs: Int
     /// `LOG_LEVEL` of every service.
     public var logLevel: String

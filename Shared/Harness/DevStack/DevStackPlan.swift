@@ -105,11 +105,28 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["LA_TOKEN_INVALID_GROUP_ID"] = options.consumerGroups.coordinatorTokenInvalid
         // The overload rule reads apns-sender's commits: the same group the sender below joins.
         environment["LA_SENDER_GROUP"] = options.consumerGroups.sender
+        // Live Activity management: the orchestrator at the demo's pace, under a lock of this stack's own.
+        environment["ORCHESTRATOR_INTERVAL_MS"] = String(options.orchestratorIntervalMs)
+        environment["ORCHESTRATOR_RETRY_BACKOFF_MS"] = String(options.orchestratorIntervalMs)
+        environment["LA_MANAGEMENT_LOCK_NAME"] = options.pollerLockName + ".la-management"
+        environment["LEADER_RETRY_MS"] = "500"
+        if options.broadcastEnabled {
+            // Sandbox channels (device-sim's devices are sandbox builds) at mock-apns's management listener, made
+            // as soon as the match is in the schedule (the fake schedules it for tomorrow), checked every second.
+            addAPNsCredentials(&environment)
+            environment["BROADCAST_ENABLED"] = "true"
+            environment["BROADCAST_ENVIRONMENTS"] = "sandbox"
+            environment["APNS_MANAGE_SANDBOX_HOST"] = "127.0.0.1"
+            environment["APNS_MANAGE_SANDBOX_PORT"] = String(options.ports.mockAPNsManage)
+            environment["BROADCAST_CHANNEL_LEAD_MS"] = String(3 * 86_400_000)
+            environment["BROADCAST_CHANNEL_INTERVAL_MS"] = "1000"
+            environment["BROADCAST_CHANNEL_GRACE_MS"] = "60000"
+        }
         return finish(DevProcessSpec(name: "la-coordinator", executable: "la-coordinator", environment: environment,
                               readiness: .http("http://127.0.0.1:\(options.ports.coordinator)/ready")))
     }
 
-    /// The dev APNs key and mock-apns's CA (`APNsCredentials`: apns-sender, and the poller's channel manager).
+    /// The dev APNs key and mock-apns's CA (`APNsCredentials`: apns-sender, and la-coordinator's channel manager).
     func addAPNsCredentials(_ environment: inout [String: String]) {
         environment["APNS_TEAM_ID"] = material.apnsTeamID
         environment["APNS_KEY_ID"] = material.apnsKeyID
@@ -135,23 +152,9 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["SPORTMONKS_BASE_URL"] = fakeURL + "/api/v2.0"
         environment["SPORTMONKS_API_TOKEN"] = options.feedAPIToken
         environment["POLL_INTERVAL_MS"] = String(options.pollIntervalMs)
-        environment["ORCHESTRATOR_INTERVAL_MS"] = String(options.orchestratorIntervalMs)
-        environment["ORCHESTRATOR_RETRY_BACKOFF_MS"] = String(options.orchestratorIntervalMs)
         environment["SCHEDULE_SYNC_INTERVAL_MS"] = "10000"
         environment["POLLER_LOCK_NAME"] = options.pollerLockName
         environment["LEADER_RETRY_MS"] = "500"
-        if options.broadcastEnabled {
-            // Sandbox channels (device-sim's devices are sandbox builds) at mock-apns's management listener, made
-            // as soon as the match is in the schedule (the fake schedules it for tomorrow), checked every second.
-            addAPNsCredentials(&environment)
-            environment["BROADCAST_ENABLED"] = "true"
-            environment["BROADCAST_ENVIRONMENTS"] = "sandbox"
-            environment["APNS_MANAGE_SANDBOX_HOST"] = "127.0.0.1"
-            environment["APNS_MANAGE_SANDBOX_PORT"] = String(options.ports.mockAPNsManage)
-            environment["BROADCAST_CHANNEL_LEAD_MS"] = String(3 * 86_400_000)
-            environment["BROADCAST_CHANNEL_INTERVAL_MS"] = "1000"
-            environment["BROADCAST_CHANNEL_GRACE_MS"] = "60000"
-        }
         return finish(DevProcessSpec(name: "poller", executable: "poller", environment: environment,
                                      readiness: .http("http://127.0.0.1:\(options.ports.poller)/ready")))
     }

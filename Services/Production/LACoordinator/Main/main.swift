@@ -1,4 +1,5 @@
 import PushComposition
+import APNs
 import Kafka
 import LACoordinator
 import Postgres
@@ -8,7 +9,10 @@ import ServiceKit
 
 // la-coordinator: consumes `match.events` (group "la-coordinator") and fans each event out as sharded
 // Live Activity push jobs on `push.jobs`; consumes `push.token-invalid` (group "la-coordinator-token-invalid")
-// and ends rows whose token APNs rejected. Configuration: CoordinatorConfiguration (environment).
+// and ends rows whose token APNs rejected; and, on one replica at a time (advisory lock LA_MANAGEMENT_LOCK_NAME),
+// manages Live Activities' lives: the 30 s orchestrator (starts, re-starts, a new day's starts, the 8-hour
+// rollover), the TTL sweep and, with BROADCAST_ENABLED, the broadcast channels with the APNs channel key
+// (ActivityManager). Configuration: CoordinatorConfiguration (environment).
 //
 // Choices (see the types for details):
 // - One payload per event (EventPushPlan): aps.timestamp = emittedAt in seconds, stale-date = +STALE_AFTER_SECONDS,
@@ -28,6 +32,7 @@ let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "la-coordinator") { try ServiceOptions(environment, defaultPort: 8083) }
 let configuration = ServiceHost.loadConfiguration(service: "la-coordinator") { try CoordinatorConfiguration(environment) }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "la-coordinator", error) }
+let channelKey = ServiceHost.loadConfiguration(service: "la-coordinator") { try configuration.management.loadChannelKey() }
 
 // Services in start order: the coordinator's two loops stop first (finishing their batch), then
 // the pool closes.
@@ -38,6 +43,12 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
                                   logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let coordinator = try Coordinator(configuration: configuration, database: database, logger: logger, registry: context.metrics)
+    let channelClient = try configuration.management.makeChannelClient(
+        key: channelKey, logger: logger.child("apns-channels"), metrics: context.metrics)
+    let manager = ActivityManager(
+        configuration: configuration.management, jobsTopic: configuration.fanOut.topic, database: database, producer: coordinator.producer,
+        channelClient: channelClient, clock: SystemWallClock(), metrics: ActivityManagementMetrics(registry: context.metrics),
+        logger: logger.child("management"))
     context.readiness.set("started", true)
     logger.info("consuming", [
         "events": configuration.eventsTopic, "token_invalid": configuration.tokenInvalidTopic,
@@ -46,8 +57,11 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
     ])
     return [
         ResourceService("postgres") { await database.shutdown() },
+        ResourceService("apns-channels") { channelClient?.shutdown() },
         context.dependencyProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         ClosureService("coordinator") { try await coordinator.run() },
+        // Stops first: the management loops are idempotent and cancelled; the lock is released.
+        manager.service(),
     ]
 }

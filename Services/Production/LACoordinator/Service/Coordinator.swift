@@ -11,7 +11,7 @@ import Matches
 public struct Coordinator: Sendable {
     let configuration: CoordinatorConfiguration
     let database: PostgresClient
-    let producer: KafkaProducer
+    public let producer: KafkaProducer
     public let eventsConsumer: KafkaConsumer
     let tokenInvalidConsumer: KafkaConsumer
     let logger: Logger

@@ -23,6 +23,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// `STALE_AFTER_SECONDS`, `BREAK_STALE_AFTER_SECONDS`, `DISMISS_AFTER_SECONDS`,
     /// `CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS`.
     public var policy = PushPolicy()
+    /// Live Activity management (orchestrator, rollover, TTL sweep, broadcast channels) and its leader lock.
+    public var management = ActivityManagementConfiguration()
     /// `LA_COALESCE_MAX_EVENTS`: most events taken off `match.events` in one latest-wins batch.
     public var coalesceMaximumEvents = 500
     /// `LA_COALESCE_WAIT_MS`: how long each extra poll of a batch waits (0: only what is already fetched).
@@ -53,6 +55,7 @@ public struct CoordinatorConfiguration: Sendable {
         fanOut.fetchRows = try environment.int("FANOUT_FETCH_ROWS", default: fanOut.fetchRows, in: 100...100_000)
         fanOut.maximumInFlight = try environment.int("FANOUT_MAX_IN_FLIGHT", default: fanOut.maximumInFlight, in: 1...10_000)
         policy = try PushPolicy(environment)
+        management = try ActivityManagementConfiguration(environment)
         coalesceMaximumEvents = try environment.int("LA_COALESCE_MAX_EVENTS", default: coalesceMaximumEvents, in: 1...10_000)
         coalesceWait = try environment.milliseconds("LA_COALESCE_WAIT_MS", default: coalesceWait, in: 0...5000)
         plainUpdates.minimumSpacing = try environment.milliseconds("LA_PLAIN_UPDATE_SPACING_MS", default: plainUpdates.minimumSpacing,

@@ -1,4 +1,3 @@
-import APNs
 import Foundation
 import Kafka
 import Poller
@@ -6,10 +5,9 @@ import Postgres
 import Runtime
 import ServiceKit
 
-// poller: polls SportMonks livescores, publishes changed fixtures to sportmonks.fixtures, syncs the
-// schedule into `matches`, and runs the MatchOrchestrator and the TTL sweep — as a singleton under a
-// PostgreSQL advisory lock (standby replicas wait with /ready false). With BROADCAST_ENABLED it also runs the
-// broadcast channel manager (APNs channel management with the app's .p8 key).
+// poller: polls SportMonks livescores, publishes changed fixtures to sportmonks.fixtures and syncs the schedule
+// into `matches` — as a singleton under a PostgreSQL advisory lock (standby replicas wait with /ready false).
+// Live Activity management (orchestrator, rollover, channels, TTL sweep) runs in la-coordinator.
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "poller") { try ServiceOptions(environment, defaultPort: 8081) }
 let configuration = ServiceHost.loadConfiguration(service: "poller") { try PollerConfiguration(environment) }
@@ -20,12 +18,11 @@ let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { (
     return postgres
 }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
-let channelKey = ServiceHost.loadConfiguration(service: "poller") { () throws -> APNsSigningKey? in try configuration.apns?.loadKey() }
 
 let metricsRegistry = MetricsRegistry()
-// Services in start order. On shutdown the poll, schedule, orchestrator and sweep loops are
-// cancelled (each cycle is idempotent: an unfinished one is redone by the next leader), the
-// producer flushes what they produced, the pool closes (releasing the leader lock).
+// Services in start order. On shutdown the poll and schedule loops are cancelled (each cycle is idempotent: an
+// unfinished one is redone by the next leader) and the lock released, the producer flushes what they produced,
+// the pool closes.
 await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry) { context in
     try await configuration.infrastructure.verifyKafkaSettings(logger: context.logger)
     let database = PostgresClient(configuration: postgresConfiguration, logger: context.logger.child("postgres"),
@@ -37,23 +34,15 @@ await ServiceHost.run(name: "poller", options: options, metrics: metricsRegistry
         "sportmonks": configuration.baseURL, "poll_interval_ms": String(configuration.pollInterval.wholeMilliseconds),
         "kafka": configuration.infrastructure.kafka.summary, "lock": configuration.lockName,
     ])
-    let channelClient: APNsChannelClient? = try configuration.apns.flatMap { credentials in
-        guard let channelKey else { return nil }
-        let tokens = try APNsTokenProvider(teamID: credentials.teamID, keyID: credentials.keyID, key: channelKey)
-        return try APNsChannelClient(
-            bundleID: credentials.bundleID, tokens: tokens, production: configuration.manageProduction, sandbox: configuration.manageSandbox,
-            caFile: credentials.caFile, logger: context.logger.child("apns-channels"), metrics: metricsRegistry)
-    }
     let service = PollerService(
         configuration: configuration, database: database, producer: producer, clock: SystemWallClock(),
         sleeper: TaskSleeper(), random: { Double.random(in: 0..<1) }, metrics: PollerMetrics(registry: metricsRegistry),
-        readiness: context.readiness, logger: context.logger, channelClient: channelClient)
+        readiness: context.readiness, logger: context.logger)
     return [
-        ResourceService("apns-channels") { channelClient?.shutdown() },
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("kafka-producer") { try? await producer.shutdown(timeout: .seconds(5)) },
         context.dependencyProbe("kafka_broker") { try await producer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("poller", cancelOnShutdown: true) { await service.run() },
+        service.service(),
     ]
 }

@@ -11,11 +11,6 @@ public struct PollerMetrics: Sendable {
     let liveFixtures: Gauge
     let leader: Gauge
     let scheduleRows: Counter
-    let startJobs: Counter
-    let restartJobs: Counter
-    let newDayJobs: Counter
-    let rolloverJobs: Counter
-    let ttlDeleted: Counter
 
     public init(registry: MetricsRegistry) {
         self.registry = registry
@@ -27,20 +22,17 @@ public struct PollerMetrics: Sendable {
         liveFixtures = registry.gauge("poller_live_fixtures", help: "Fixtures in the last livescores reply.")
         leader = registry.gauge("poller_leader", help: "1 while this replica holds the poller advisory lock.")
         scheduleRows = registry.counter("poller_schedule_rows_changed_total", help: "matches rows inserted or changed by the schedule sync.")
-        startJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "new"])
-        restartJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "token_invalid"])
-        newDayJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "new_day"])
-        rolloverJobs = registry.counter("orchestrator_start_jobs_total", help: "Push-to-start jobs for followers of a live match.", labels: ["reason": "rollover"])
-        ttlDeleted = registry.counter("ttl_rows_deleted_total", help: "Expired rows deleted by the TTL sweep.")
     }
+
+    static let errorsHelp = "Poller errors by kind; the loop continues after each."
 
     /// Counts one error of `kind` in `poller_errors_total{kind}`.
     func error(_ kind: String) {
-        registry.counter("poller_errors_total", help: "Poller errors by kind; the loop continues after each.", labels: ["kind": kind]).increment()
+        registry.counter("poller_errors_total", help: Self.errorsHelp, labels: ["kind": kind]).increment()
     }
 
     /// Errors of `kind` so far.
     func errors(_ kind: String) -> Int {
-        registry.counter("poller_errors_total", help: "Poller errors by kind; the loop continues after each.", labels: ["kind": kind]).count
+        registry.counter("poller_errors_total", help: Self.errorsHelp, labels: ["kind": kind]).count
     }
 }

@@ -22,7 +22,7 @@ struct TTLSweeper: Sendable {
     let database: PostgresClient
     let settings: Settings
     let clock: any WallClock
-    let metrics: PollerMetrics
+    let metrics: ActivityManagementMetrics
     let logger: Logger
 
     /// One sweep; returns the rows deleted per table.

@@ -9,7 +9,7 @@ import Postgres
 import Runtime
 import SharedTestSupport
 import Testing
-@testable import Poller
+@testable import LACoordinator
 
 /// The broadcast channel manager against PostgreSQL and the mock's channel management API over TLS HTTP/2.
 @Suite(.timeLimit(.minutes(3))) struct ChannelManagerTests {
@@ -30,7 +30,7 @@ import Testing
 
         func manager(_ settings: ChannelManager.Settings) -> ChannelManager {
             ChannelManager(store: store, activities: LiveActivityStore(database: database), client: client, settings: settings, clock: clock,
-                           metrics: metrics, logger: PollerTestSupport.logger)
+                           metrics: metrics, logger: ManagementTestSupport.logger)
         }
 
         func match(_ id: String, live: Bool, startsIn seconds: Double, phase: String = "live") async throws {
@@ -51,12 +51,12 @@ import Testing
         func stop() async {
             client.shutdown()
             mock.stop()
-            await PollerTestSupport.dropSchema(schema, database)
+            await ManagementTestSupport.dropSchema(schema, database)
         }
     }
 
     static func rig(channelLimit: Int = 10_000) async throws -> Rig {
-        let (database, schema) = try await PollerTestSupport.database()
+        let (database, schema) = try await ManagementTestSupport.database()
         let clock = ManualWallClock(Date())
         let mock = try MockAPNsServer(configuration: MockAPNsConfiguration(
             certificateFile: certificate.certificateFile, privateKeyFile: certificate.privateKeyFile, teamID: "TEAM123456",

@@ -1,7 +1,6 @@
 import BroadcastChannels
 import FeedHistory
 import Contracts
-import FakeFeed
 import Foundation
 import Kafka
 import Matches
@@ -9,7 +8,7 @@ import Postgres
 import PushComposition
 import Runtime
 import Testing
-@testable import Poller
+@testable import LACoordinator
 import SharedTestSupport
 
 /// The MatchOrchestrator with real PostgreSQL and Kafka.
@@ -17,9 +16,9 @@ import SharedTestSupport
     static func orchestrator(_ database: PostgresClient, _ producer: KafkaProducer, clock: any WallClock,
                              settings: MatchOrchestrator.Settings = .init()) -> MatchOrchestrator {
         var settings = settings
-        settings.jobsTopic = PollerTestSupport.jobsTopic
+        settings.jobsTopic = ManagementTestSupport.jobsTopic
         return MatchOrchestrator(database: database, producer: producer, settings: settings, clock: clock,
-                          metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
+                          metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: ManagementTestSupport.logger)
     }
 
     static func device(_ database: PostgresClient, user: String, device: String, pushToStart: String?) async throws {
@@ -37,10 +36,10 @@ import SharedTestSupport
     /// A channel activity near iOS's 8-hour limit gets a new push-to-start on the channel and no end push (it has no
     /// update token; the app ends the older activity of the match when the new one starts).
     @Test func aChannelActivityIsRolledOverWithAStartAlone() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 11)
+        let (database, schema) = try await ManagementTestSupport.database()
+        defer { Task { await ManagementTestSupport.dropSchema(schema, database) } }
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 11)
         let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
         try await Self.device(database, user: "u", device: "d1", pushToStart: Self.token(5))
@@ -57,7 +56,7 @@ import SharedTestSupport
             """, [matchId, channel, clock.now().addingTimeInterval(-8 * 3600)])
         let orchestrator = Self.orchestrator(database, producer, clock: clock)
         #expect(try await orchestrator.runOnce() == .init(rolledOver: 1))
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 1)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 1)
         #expect(jobs.map(\.job.kind) == [.liveActivityStart], "no end push: a channel activity has no update token")
         let aps = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(jobs[0].job.payload.utf8))["aps"])
         #expect(aps["input-push-channel"] == .string(channel))
@@ -68,10 +67,10 @@ import SharedTestSupport
 
     /// A channel-capable device of a match with a broadcast channel in its environment starts on the channel.
     @Test func capableDevicesStartOnTheMatchsChannelOthersOnTokens() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 9)
+        let (database, schema) = try await ManagementTestSupport.database()
+        defer { Task { await ManagementTestSupport.dropSchema(schema, database) } }
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 9)
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
         try await Self.follow(database, user: "u", match: matchId)
         for (device, index) in [("capable", 1), ("old", 2), ("capable-prod", 3)] {
@@ -85,7 +84,7 @@ import SharedTestSupport
         #expect(try await store.activate(matchId: matchId, environment: .sandbox, generation: generation, channelId: channel, now: Date()))
         let orchestrator = Self.orchestrator(database, producer, clock: ManualWallClock())
         #expect(try await orchestrator.runOnce().started == 3)
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 3)
         func aps(_ device: String) throws -> [String: Any] {
             let job = try #require(jobs.first { $0.job.targets.first?.deviceId == device }?.job)
             let body = try #require(try JSONSerialization.jsonObject(with: Data(job.payload.utf8)) as? [String: Any])
@@ -100,10 +99,10 @@ import SharedTestSupport
 
     /// More candidates than one chunk: they are streamed and started chunk by chunk, each device once.
     @Test func manyFollowersAreStartedChunkByChunk() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        defer { Task { await PollerTestSupport.dropSchema(schema, database) } }
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 7)
+        let (database, schema) = try await ManagementTestSupport.database()
+        defer { Task { await ManagementTestSupport.dropSchema(schema, database) } }
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 7)
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
         for user in 0..<4 {
             try await Self.follow(database, user: "u\(user)", match: matchId)
@@ -121,82 +120,15 @@ import SharedTestSupport
             "SELECT count(*) AS n FROM live_activities WHERE match_id = $1 AND status = 'pending' AND start_attempts = 1",
             [matchId]).first).decode("n", as: Int.self)
         #expect(count == 12)
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 12)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 12)
         #expect(Set(jobs.map(\.job.jobId)).count == 12, "one start job per device")
         try await producer.shutdown()
     }
 
-    @Test func followersOfAnUpcomingMatchGetOneStartJobPerDeviceWhenItGoesLive() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        let producer = try PollerTestSupport.producer()
-        let offset = PollerTestSupport.uniqueOffset()
-        let id = 1144504 + offset, matchId = String(1144504 + offset)
-        let fake = try FakeSportMonks(ids: [1144504], configuration: .init(upcomingDays: 1, idOffset: offset))
-        defer { fake.stop() }
-        let metrics = PollerMetrics(registry: MetricsRegistry())
-        let store = MatchStore(database: database)
-        _ = try await ScheduleSync(client: fake.client, store: store, include: "localteam,visitorteam,league,venue,runs",
-                                   windowDays: 3, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger).syncOnce()
-        try await Self.device(database, user: "u1", device: "d1", pushToStart: Self.token(1))
-        try await Self.device(database, user: "u1", device: "d2", pushToStart: Self.token(2))
-        try await Self.device(database, user: "u2", device: "d3", pushToStart: Self.token(3))
-        try await Self.device(database, user: "u2", device: "d4", pushToStart: nil)
-        try await Self.device(database, user: "u3", device: "d5", pushToStart: Self.token(5))
-        try await Self.follow(database, user: "u1", match: matchId)
-        try await Self.follow(database, user: "u2", match: matchId)
-        let orchestrator = Self.orchestrator(database, producer, clock: fake.clock)
-        #expect(try await orchestrator.runOnce() == .init(), "upcoming: nobody is started")
-
-        // The match goes live on the feed; the poller sees it and marks it live.
-        try fake.feed.start(id)
-        fake.clock.advance(by: 12)
-        let poller = FeedPoller(client: fake.client, store: store, history: FeedBallStore(database: database), publisher: PollerTestSupport.publisher(producer),
-                                include: "localteam,visitorteam,league,venue,runs", clock: fake.clock, metrics: metrics,
-                                logger: PollerTestSupport.logger)
-        #expect(try await poller.pollOnce().published == 1)
-        #expect(try await store.liveMatchIds().contains(matchId))
-
-        #expect(try await orchestrator.runOnce().started == 3, "d1, d2, d3: followers' devices with a push-to-start token")
-        #expect(try await orchestrator.runOnce() == .init(), "running again adds nothing")
-        let restarted = Self.orchestrator(database, producer, clock: fake.clock)
-        #expect(try await restarted.runOnce() == .init(), "a restarted process (startup recovery) adds nothing")
-
-        let rows = try await database.query(
-            "SELECT device_id, status, start_attempts FROM live_activities WHERE match_id = $1 ORDER BY device_id", [matchId])
-        #expect(try rows.map { try $0.decode("device_id", as: String.self) } == ["d1", "d2", "d3"])
-        #expect(try rows.allSatisfy { try $0.decode("status", as: String.self) == "pending" && $0.decode("start_attempts", as: Int.self) == 1 })
-
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
-        #expect(jobs.count == 3, "exactly one job per device")
-        #expect(Set(jobs.map { $0.job.targets.map(\.deviceId) }) == [["d1"], ["d2"], ["d3"]])
-        let card = try #require(try await database.query("SELECT card FROM matches WHERE match_id = $1", [matchId]).first)
-            .decode("card", as: PostgresJSON.self).decode(MatchCard.self)
-        for (key, job) in jobs {
-            #expect(job.kind == .liveActivityStart && job.priority == 10)
-            let target = try #require(job.targets.first)
-            #expect(target.env == .sandbox)
-            #expect(key == PushJob.key(matchId: matchId, shard: PushSharding.shard(token: target.token, shards: PushSharding.defaultShards)))
-            #expect(job.jobId == "start:\(matchId):\(target.userId):\(target.deviceId):1")
-            let payload = try JSONDecoder().decode(JSONValue.self, from: Data(job.payload.utf8))
-            let aps = try #require(payload["aps"])
-            #expect(aps["event"] == .string("start"))
-            #expect(aps["attributes-type"] == .string(MatchActivityAttributes.typeName))
-            #expect(aps["attributes"]?["matchId"] == .string(matchId))
-            #expect(aps["attributes"]?["title"] == .string(card.title))
-            #expect(aps["alert"]?["title"] == .string(card.title))
-            #expect(aps["content-state"]?["matchId"] == .string(matchId))
-            #expect(aps["content-state"]?["matchDisplayState"] == .string("live"))
-            if case .int = aps["timestamp"] {} else { Issue.record("timestamp is not a number") }
-            #expect(job.payload.utf8.count < 4096)
-        }
-        try await producer.shutdown()
-        await PollerTestSupport.dropSchema(schema, database)
-    }
-
     @Test func tokenInvalidRowOnALiveMatchIsRestartedAtMostTheConfiguredTimes() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 42)
+        let (database, schema) = try await ManagementTestSupport.database()
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 42)
         let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 0.000_000_7))
         let card = MatchCard(matchId: matchId, startsAt: Int64(clock.now().timeIntervalSince1970), status: "1st Innings", phase: .live,
                              title: "India vs Australia", subtitle: "1st T20I", home: .init(name: "India", abbr: "IND", score: "45/1 (5)", logoUrl: nil),
@@ -238,22 +170,22 @@ import SharedTestSupport
         #expect(try attempts.decode("start_attempts", as: Int.self) == 3)
         #expect(try attempts.decode("status", as: String.self) == "ended")
 
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 3)
         #expect(jobs.map(\.job.jobId).sorted() == (1...3).map { "start:\(matchId):u1:d1:\($0)" })
         let payload = try JSONDecoder().decode(JSONValue.self, from: Data(try #require(jobs.first).job.payload.utf8))
         #expect(payload["aps"]?["content-state"]?["statusText"] == .string("From the detector"),
                 "the detector's display state is the content state when there is one")
         try await producer.shutdown()
-        await PollerTestSupport.dropSchema(schema, database)
+        await ManagementTestSupport.dropSchema(schema, database)
     }
 
     /// Close of play: nobody is started while the match is at stumps (not a day_end row, not a new
     /// follower); once play resumes every day_end row gets a fresh push-to-start with a new job id, and
     /// the token_invalid budget counts from it.
     @Test func dayEndRowsStartAgainWhenPlayResumesWithAFreshBudget() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 43)
+        let (database, schema) = try await ManagementTestSupport.database()
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 43)
         let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await database.execute(
             "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, 'Stump Day 1', true, true)", [matchId])
@@ -287,19 +219,19 @@ import SharedTestSupport
             "UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid' WHERE match_id = $1 AND user_id = 'u1'",
             [matchId]) == 1)
         #expect(try await orchestrator.runOnce() == .init(restarted: 1, exhausted: 1))
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 3)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 3)
         #expect(jobs.map(\.job.jobId).sorted() == ["start:\(matchId):u1:d1:4", "start:\(matchId):u1:d1:5", "start:\(matchId):u3:d1:1"])
         #expect(jobs.allSatisfy { $0.job.kind == .liveActivityStart })
         try await producer.shutdown()
-        await PollerTestSupport.dropSchema(schema, database)
+        await ManagementTestSupport.dropSchema(schema, database)
     }
 
     /// An activity about to reach iOS's 8-hour limit is ended (dismissed at once) and started again; a
     /// younger one, and one of a match at stumps, are left alone.
     @Test func anActivityNearTheEightHourLimitIsEndedAndStartedAgain() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
-        let producer = try PollerTestSupport.producer()
-        let matchId = String(PollerTestSupport.uniqueOffset() + 44), stumped = matchId + "-stumps"
+        let (database, schema) = try await ManagementTestSupport.database()
+        let producer = try ManagementTestSupport.producer()
+        let matchId = String(ManagementTestSupport.uniqueOffset() + 44), stumped = matchId + "-stumps"
         let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await database.execute(
             "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, '1st Innings', true, false), ($2, 'Stump Day 2', true, true)",
@@ -323,7 +255,7 @@ import SharedTestSupport
         #expect(try await orchestrator.runOnce() == .init(rolledOver: 1))
         #expect(try await orchestrator.runOnce() == .init(), "once")
 
-        let jobs = try await PollerTestSupport.jobs(matchId: matchId, expected: 2)
+        let jobs = try await ManagementTestSupport.jobs(matchId: matchId, expected: 2)
         let end = try #require(jobs.first { $0.job.kind == .liveActivityEnd }?.job)
         let start = try #require(jobs.first { $0.job.kind == .liveActivityStart }?.job)
         #expect(end.targets.map(\.token) == ["update-old"] && end.jobId == "rollover:\(matchId):old:d1:2")
@@ -340,11 +272,11 @@ import SharedTestSupport
         }
         #expect(summary == ["m:old:pending:2:2", "m:young:active:1:1", "s:old:active:1:1"])
         try await producer.shutdown()
-        await PollerTestSupport.dropSchema(schema, database)
+        await ManagementTestSupport.dropSchema(schema, database)
     }
 
     @Test func ttlSweepDeletesExpiredRowsInBatches() async throws {
-        let (database, schema) = try await PollerTestSupport.database()
+        let (database, schema) = try await ManagementTestSupport.database()
         let clock = ManualWallClock(Date())
         let past = clock.now().addingTimeInterval(-3600), future = clock.now().addingTimeInterval(3600)
         for n in 0..<5 {
@@ -368,7 +300,7 @@ import SharedTestSupport
             try await database.execute("INSERT INTO feed_cursors (match_id, seq) VALUES ($1, 1)", [match])
         }
         let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
-                                 clock: clock, metrics: PollerMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
+                                 clock: clock, metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: ManagementTestSupport.logger)
         #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3, "feed_balls": 3])
         #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0, "feed_balls": 0])
         let history = try await database.query("SELECT DISTINCT match_id FROM feed_balls ORDER BY match_id")
@@ -379,6 +311,6 @@ import SharedTestSupport
         #expect(cursors == ["live", "recent"], "a swept match starts a full list next time")
         let left = try await database.query("SELECT user_id FROM match_follows ORDER BY user_id").map { try $0.decode("user_id", as: String.self) }
         #expect(left == ["forever", "new"])
-        await PollerTestSupport.dropSchema(schema, database)
+        await ManagementTestSupport.dropSchema(schema, database)
     }
 }

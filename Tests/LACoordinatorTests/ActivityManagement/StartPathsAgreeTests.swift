@@ -3,7 +3,7 @@ import ClientCore
 import Contracts
 import Foundation
 import Kafka
-@testable import Poller
+@testable import LACoordinator
 import Postgres
 import PushComposition
 import Runtime
@@ -34,7 +34,7 @@ import SharedTestSupport
             database: PostgresClient(configuration: PostgresConfiguration(user: "unused", database: "unused"), logger: Logger(label: "t")),
             producer: try KafkaProducer(configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:1", clientId: "unused"),
                                         logger: Logger(label: "t", minimumLevel: .error, sink: LogSink { _ in })),
-            settings: .init(), clock: ManualWallClock(now), metrics: PollerMetrics(registry: MetricsRegistry()), logger: Logger(label: "t"))
+            settings: .init(), clock: ManualWallClock(now), metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: Logger(label: "t"))
         let candidate = MatchOrchestrator.Candidate(matchId: "m-agree", userId: "u1", deviceId: "phone", token: String(repeating: "a", count: 64),
                                                     env: .sandbox, card: card, state: Self.state, previous: nil)
         let fromOrchestrator = try orchestrator.job(for: candidate, attempt: 1, now: now)
@@ -85,7 +85,7 @@ import SharedTestSupport
             database: PostgresClient(configuration: PostgresConfiguration(user: "unused", database: "unused"), logger: Logger(label: "t")),
             producer: try KafkaProducer(configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:1", clientId: "unused"),
                                         logger: Logger(label: "t", minimumLevel: .error, sink: LogSink { _ in })),
-            settings: .init(), clock: ManualWallClock(now), metrics: PollerMetrics(registry: MetricsRegistry()), logger: Logger(label: "t"))
+            settings: .init(), clock: ManualWallClock(now), metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: Logger(label: "t"))
     }
 
     @Test func aStartNamingAnotherTypeOrMissingAnAttributeIsRefusedAsAPhoneWould() throws {

@@ -67,7 +67,7 @@ struct MatchOrchestrator: Sendable {
     /// Composes the start pushes (and the rollover's ends).
     var composer: DevicePushComposer { DevicePushComposer(policy: settings.pushes) }
     let clock: any WallClock
-    let metrics: PollerMetrics
+    let metrics: ActivityManagementMetrics
     let logger: Logger
 
     struct Candidate: Sendable {

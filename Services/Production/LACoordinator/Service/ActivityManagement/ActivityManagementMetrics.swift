@@ -1,0 +1,24 @@
+import Runtime
+
+/// The metrics of Live Activity management (`/metrics` of la-coordinator); the names are the ones the poller
+/// exported before the work moved here, so dashboards and alerts keep working.
+public struct ActivityManagementMetrics: Sendable {
+    let registry: MetricsRegistry
+    let leader: Gauge
+    let startJobs: Counter
+    let restartJobs: Counter
+    let newDayJobs: Counter
+    let rolloverJobs: Counter
+    let ttlDeleted: Counter
+
+    public init(registry: MetricsRegistry) {
+        self.registry = registry
+        leader = registry.gauge("la_management_leader", help: "1 while this replica holds the Live Activity management lock.")
+        let help = "Push-to-start jobs for followers of a live match."
+        startJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "new"])
+        restartJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "token_invalid"])
+        newDayJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "new_day"])
+        rolloverJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "rollover"])
+        ttlDeleted = registry.counter("ttl_rows_deleted_total", help: "Expired rows deleted by the TTL sweep.")
+    }
+}
