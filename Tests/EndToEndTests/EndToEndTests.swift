@@ -160,7 +160,6 @@ import Testing
         #expect(try await stack.count("SELECT count(*) FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND generation >= 2") == 1,
                 "the channel row moved to a new generation")
         let coordinatorMetrics = try await DevHTTP().get(stack.plan.serviceURL("la-coordinator")! + "/metrics").text
-        let restarts = try await DevHTTP().get(stack.plan.serviceURL("poller")! + "/metrics").text
         // The overload rule reads apns-sender's commits in its own group: no held plain update waited for the 30 s bound.
         let held = PrometheusText.sum(coordinatorMetrics, metric: "la_update_hold_seconds_count", matching: [:])
         #expect(PrometheusText.sum(coordinatorMetrics, metric: "la_update_hold_seconds_bucket", matching: ["le": "15"]) == held,
@@ -169,10 +168,10 @@ import Testing
         #expect(tokenInvalidSeen.withLock { $0 }
                 || PrometheusText.sum(coordinatorMetrics, metric: "la_rows_ended_total", matching: ["reason": "token_invalid"]) >= 1,
                 "the invalidated activity became ended/token_invalid")
-        // The re-starts came from the orchestrator: the invalidated token and the lost channel. (The 6 first starts
+        // The re-starts came from the orchestrator (la-coordinator's Live Activity management): the invalidated token and the lost channel. (The 6 first starts
         // are not all its own: on a slow machine a device whose push-to-start token arrives after the match went live
         // is started by the api instead; every device's start is checked above through device-sim.)
-        #expect(PrometheusText.sum(restarts, metric: "orchestrator_start_jobs_total", matching: ["reason": "token_invalid"]) >= 2,
+        #expect(PrometheusText.sum(coordinatorMetrics, metric: "orchestrator_start_jobs_total", matching: ["reason": "token_invalid"]) >= 2,
                 "at least 2 re-starts: the invalidated token and the deleted channel")
 
         // The match ends: both of mixedB's devices, one per mode, show the final state.

@@ -161,7 +161,7 @@ import Testing
         let coordinator = try await DevHTTP().get(stack.plan.serviceURL("la-coordinator")! + "/metrics").text
         #expect(Int(PrometheusText.sum(detector, metric: "detector_events_total", matching: ["kind": "stumps"])) == days.count - 1)
         #expect(Int(PrometheusText.sum(coordinator, metric: "la_rows_ended_total", matching: ["reason": "day_end"])) == 2 * (days.count - 1))
-        #expect(Int(PrometheusText.sum(poller, metric: "orchestrator_start_jobs_total", matching: ["reason": "new_day"]))
+        #expect(Int(PrometheusText.sum(coordinator, metric: "orchestrator_start_jobs_total", matching: ["reason": "new_day"]))
                 == 2 * (days.count - 1))
         let largest = PrometheusText.sum(poller, metric: "poller_snapshot_largest_message_bytes", matching: [:])
         #expect(largest > 0 && largest <= Double(FixtureSnapshot.maximumBytes), "largest snapshot \(largest) bytes")
