@@ -81,7 +81,7 @@ var productionLibraries: [Target] {[
     shared("Schema", ["Postgres"]),
     shared("Cricket", ["Contracts", "Runtime"]),
     shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),
-    shared("LiveActivities", ["Postgres", "Runtime"]),
+    shared("LiveActivities", ["BroadcastChannels", "Postgres", "Runtime"]),
     // The broadcast_channels table's one store (issue 19).
     shared("BroadcastChannels", ["Postgres", "Contracts", "Runtime"]),
     shared("Matches", ["Contracts", "Postgres"]),

@@ -27,7 +27,7 @@ extension LiveActivityStore {
             """
             SELECT la.update_token, la.apns_env, la.user_id, la.device_id
             FROM live_activities la
-            WHERE la.match_id = $1 AND la.status = 'active' AND la.update_token IS NOT NULL
+            WHERE la.match_id = $1 AND la.status = \(Literal.active) AND la.update_token IS NOT NULL
             ORDER BY la.user_id, la.device_id
             """, [matchId], batchSize: batchSize
         ) { row in
