@@ -66,11 +66,7 @@ public struct LiveActivityStore: Sendable {
         -> (cleared: Int, ended: Int)
     {
         try await database.withTransaction { connection in
-            let cleared = try await connection.query(
-                """
-                UPDATE devices SET push_to_start_token = NULL, updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND push_to_start_token = $3
-                """, [userId, deviceId, token]).affectedRows
+            let cleared = try await DeviceStore.clearPushToStartToken(token, userId: userId, deviceId: deviceId, on: connection)
             let ended = try await connection.query(
                 """
                 UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.tokenInvalid), updated_at = now()
