@@ -8,7 +8,9 @@ import Postgres
 ///     ENDED(token_invalid, day_end) ──orchestrator──▶ PENDING;  ENDED(any) ──follow──▶ PENDING
 ///     ACTIVE ──rollover (8-hour limit)──▶ PENDING
 ///
-/// The api, the poller's orchestrator and la-coordinator call these and hold no SQL that writes the table.
+/// The api, the poller's orchestrator and la-coordinator call these and hold no SQL that writes the table; the one
+/// transition written elsewhere is a follow's (none, ENDED, stale PENDING → PENDING), which `FollowStore.follow` writes in
+/// the same statement as the follow.
 /// Methods that must join a caller's transaction (a transition committed only with the Kafka jobs it
 /// causes) take its `PostgresConnection`; the others run on their own. Statuses and reasons are
 /// `LiveActivityStatus` and `LiveActivityEndReason`.
@@ -225,6 +227,24 @@ public struct LiveActivityStore: Sendable {
                 """, [matchId, userId, deviceId, token, now, followExpires, mode, channelId], prepared: true)
             return .active(rotated: token != nil && status == .active && oldToken != nil && oldToken != token)
         }
+    }
+
+    // MARK: - Starts (api's follow: the PENDING rows are written with the follow, `FollowStore.follow`)
+
+    /// Makes the PENDING rows of start jobs that were not published eligible for an immediate resend on the next
+    /// follow (last start at the epoch), in one statement.
+    public func markStartsUnsent(_ rows: [(matchId: String, userId: String, deviceId: String)]) async throws {
+        guard !rows.isEmpty else { return }
+        try await database.execute(
+            """
+            UPDATE live_activities la SET updated_at = 'epoch'
+            FROM unnest($1::text[], $2::text[], $3::text[]) AS u(match_id, user_id, device_id)
+            WHERE la.match_id = u.match_id AND la.user_id = u.user_id AND la.device_id = u.device_id
+              AND la.status = \(Literal.pending)
+            """,
+            [PostgresTextArray.literal(rows.lazy.map(\.matchId)), PostgresTextArray.literal(rows.lazy.map(\.userId)),
+             PostgresTextArray.literal(rows.lazy.map(\.deviceId))],
+            prepared: true)
     }
 
     // MARK: - Starts (poller's orchestrator)
