@@ -92,7 +92,7 @@ var productionLibraries: [Target] {[
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
     shared("Auth", ["Crypto", "Runtime"]),
     // The operator's view of a match (`sightscreen match`, the api's admin route): PostgreSQL, metrics, lag.
-    shared("Operations", ["Contracts", "Kafka", "Postgres", "Runtime"]),
+    shared("Operations", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Matches", "Postgres", "Runtime"]),
     shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),
     // Operator tooling: the CLI's output and errors, the dead-push re-drive (sightscreen redrive-dead).
     shared("CommandLineSupport"),
