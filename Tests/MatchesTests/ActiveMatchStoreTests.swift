@@ -37,10 +37,11 @@ import Testing
         await database.shutdown()
     }
 
-    @Test("counts: tracked matches are those whose poller state is not ended; live matches; the report's summary")
+    @Test("counts: tracked matches are those whose poller state is not ended (every enum case is accepted); live matches; the report's summary")
     func counts() async throws {
         let database = try await Self.database()
-        for (match, state) in [("a", ActiveMatchPollerState.polling), ("b", .paused), ("c", .ended)] {
+        #expect(ActiveMatchPollerState.allCases == [.polling, .paused, .ended], "every state the CHECK constraint accepts")
+        for (match, state) in zip(["a", "b", "c"], ActiveMatchPollerState.allCases) {
             try await database.execute("INSERT INTO active_matches (match_id, poller_state) VALUES ($1, $2)", [match, state.rawValue])
         }
         #expect(try await ActiveMatchStore(database: database).trackedCount() == 2)

@@ -31,7 +31,7 @@ public struct BroadcastChannelStore: Sendable {
             FROM matches m CROSS JOIN unnest($5::text[]) AS e(env)
             LEFT JOIN broadcast_channels c ON c.match_id = m.match_id AND c.apns_env = e.env
             WHERE (m.is_live OR (m.starts_at <= $1 + make_interval(secs => $2) AND m.starts_at >= $1 - make_interval(secs => $3)))
-              AND coalesce(m.card ->> 'phase', '') <> 'ended'
+              AND coalesce(m.card ->> 'phase', '') <> \(MatchPhase.ended.sqlLiteral)
               AND (c.match_id IS NULL OR c.state = \(State.invalid) OR (c.state = \(State.failed) AND c.updated_at <= $4))
             ORDER BY m.is_live DESC, m.starts_at NULLS FIRST, m.match_id, e.env
             LIMIT $6
@@ -122,7 +122,7 @@ public struct BroadcastChannelStore: Sendable {
             WHERE c.match_ended_at IS NULL AND c.state <> \(State.deleted)
               AND NOT EXISTS (
                   SELECT 1 FROM matches m WHERE m.match_id = c.match_id
-                    AND coalesce(m.card ->> 'phase', '') <> 'ended'
+                    AND coalesce(m.card ->> 'phase', '') <> \(MatchPhase.ended.sqlLiteral)
                     AND (m.is_live OR m.starts_at IS NULL OR m.starts_at >= $1 - make_interval(secs => $2)))
             """, [now, staleAfter.seconds])
     }
