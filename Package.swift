@@ -83,7 +83,7 @@ var productionLibraries: [Target] {[
     shared("Schema", ["Postgres"]),
     shared("Cricket", ["Contracts", "Runtime"]),
     shared("FeedHistory", ["Contracts", "Postgres", "Runtime"]),
-    shared("LiveActivities", ["Postgres", "Runtime"]),
+    shared("LiveActivities", ["BroadcastChannels", "Postgres", "Runtime"]),
     // The broadcast_channels table's one store (issue 19).
     shared("BroadcastChannels", ["Postgres", "Contracts", "Runtime"]),
     shared("Matches", ["Contracts", "Postgres"]),
@@ -94,7 +94,7 @@ var productionLibraries: [Target] {[
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
     shared("Auth", ["Crypto", "Runtime"]),
     // The operator's view of a match (`sightscreen match`, the api's admin route): PostgreSQL, metrics, lag.
-    shared("Operations", ["Contracts", "Kafka", "Postgres", "Runtime"]),
+    shared("Operations", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Matches", "Postgres", "Runtime"]),
     shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),
     // Operator tooling: the CLI's output and errors, the dead-push re-drive (sightscreen redrive-dead).
     shared("CommandLineSupport"),
@@ -105,7 +105,7 @@ var productionLibraries: [Target] {[
 var productionExecutables: [Target] {
     service("Poller", ["ServiceKit", "Kafka", "Postgres", "Contracts", "Cricket", "FeedHistory", "Matches", "Runtime"],
             main: ["Kafka", "Postgres", "Runtime", "ServiceKit"])
-    + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Runtime"],
+    + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Matches", "Runtime"],
               main: ["Contracts", "DeadLetter", "FeedHistory", "Detection", "Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "PushComposition", "APNs", "FeedHistory", "LiveActivities", "Matches", "Runtime",
                                 "BroadcastChannels"],
@@ -156,6 +156,7 @@ var testTargets: [Target] {[
     tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
     tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),
+    tests("MatchesTests", ["ServerTestSupport", "Matches", "Postgres", "Schema", "Runtime"]),
     tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),

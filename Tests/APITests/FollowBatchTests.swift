@@ -125,7 +125,7 @@ struct FollowBatchTests {
         // In one statement for sure: the store answers nil for the unknown pair only.
         let user = APITestHarness.unique("u")
         try await api.registerDevice(user, "phone")
-        let keys = [live, unknown, upcoming].map { FollowStore.FollowKey(userId: user, matchId: $0) }
+        let keys = [live, unknown, upcoming].map { FollowFlow.FollowKey(userId: user, matchId: $0) }
         let outcomes = try await api.service.follows.follow(keys, now: Date())
         #expect(outcomes.count == 3)
         #expect(outcomes[0]?.match.isLive == true && outcomes[0]?.starts.map(\.deviceId) == ["phone"])
@@ -141,7 +141,7 @@ struct FollowBatchTests {
         let match = APITestHarness.unique("m")
         try await api.seedMatch(match, live: false, startsAt: Date().addingTimeInterval(3600))
         let odd = [#"u"quote"#, #"u\back,slash"#, "u{brace} NULL", "u ünïcode", "NULL"].map { "\($0)-\(UUID().uuidString.prefix(8))" }
-        let outcomes = try await api.service.follows.follow(odd.map { FollowStore.FollowKey(userId: $0, matchId: match) }, now: Date())
+        let outcomes = try await api.service.follows.follow(odd.map { FollowFlow.FollowKey(userId: $0, matchId: match) }, now: Date())
         #expect(outcomes.allSatisfy { $0 != nil })
         let rows = try await api.database.query("SELECT user_id FROM match_follows WHERE match_id = $1", [match])
         #expect(Set(try rows.map { try $0.decode("user_id", as: String.self) }) == Set(odd))

@@ -129,6 +129,9 @@ import Testing
         #expect(targets.map { "\($0.userId)/\($0.deviceId)=\($0.updateToken)@\($0.apnsEnvironment)" }
             == ["u1/d1=t1@production", "u1/d2=t1b@production", "u2/d1=t2@sandbox"])
         #expect(try await store.countsByStatus() == [.active: 4, .pending: 1, .ended: 5])
+        #expect(try await store.counts(matchId: "m").map { "\($0.status) \($0.endReason ?? "-") \($0.delivery) \($0.count)" }
+                == ["active - token 4", "ended match_end token 5", "pending - token 1"], "the match report's counts")
+        #expect(try await store.counts(matchId: "other").isEmpty)
         #expect(try await store.deleteExpired(before: now, batchSize: 2, maxBatches: 2) == 4, "two batches of two")
         #expect(try await store.deleteExpired(before: now, batchSize: 2, maxBatches: 2) == 1)
         #expect(try await store.countsByStatus()[.ended] == nil)

@@ -153,6 +153,11 @@ import Testing
         await #expect(throws: (any Error).self) {
             try await database.execute("INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason) VALUES ('m', 'x', 'd', 'ended', 'bogus')")
         }
+        for mode in LiveActivityDeliveryMode.allCases {
+            try await database.execute(
+                "INSERT INTO live_activities (match_id, user_id, device_id, status, delivery, channel_id) VALUES ('m', $1, 'd', 'active', $1, $2)",
+                [mode.rawValue, mode == .channel ? "Y2g=" : nil])
+        }
         await database.shutdown()
     }
 }

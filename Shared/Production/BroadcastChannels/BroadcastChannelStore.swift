@@ -31,8 +31,8 @@ public struct BroadcastChannelStore: Sendable {
             FROM matches m CROSS JOIN unnest($5::text[]) AS e(env)
             LEFT JOIN broadcast_channels c ON c.match_id = m.match_id AND c.apns_env = e.env
             WHERE (m.is_live OR (m.starts_at <= $1 + make_interval(secs => $2) AND m.starts_at >= $1 - make_interval(secs => $3)))
-              AND coalesce(m.card ->> 'phase', '') <> 'ended'
-              AND (c.match_id IS NULL OR c.state = 'invalid' OR (c.state = 'failed' AND c.updated_at <= $4))
+              AND coalesce(m.card ->> 'phase', '') <> \(MatchPhase.ended.sqlLiteral)
+              AND (c.match_id IS NULL OR c.state = \(State.invalid) OR (c.state = \(State.failed) AND c.updated_at <= $4))
             ORDER BY m.is_live DESC, m.starts_at NULLS FIRST, m.match_id, e.env
             LIMIT $6
             """, [now, leadTime.seconds, staleAfter.seconds, failedRetryBefore, PostgresTextArray.literal(environments.lazy.map(\.rawValue)),
@@ -48,11 +48,11 @@ public struct BroadcastChannelStore: Sendable {
         try await database.query(
             """
             INSERT INTO broadcast_channels (match_id, apns_env, storage_policy, state, generation, created_at, updated_at)
-            VALUES ($1, $2, $3, 'creating', 1, $4, $4)
+            VALUES ($1, $2, $3, \(State.creating), 1, $4, $4)
             ON CONFLICT (match_id, apns_env) DO UPDATE SET
-                state = 'creating', channel_id = NULL, storage_policy = EXCLUDED.storage_policy,
+                state = \(State.creating), channel_id = NULL, storage_policy = EXCLUDED.storage_policy,
                 generation = broadcast_channels.generation + 1, updated_at = EXCLUDED.updated_at, activated_at = NULL
-            WHERE broadcast_channels.state IN ('invalid', 'failed')
+            WHERE broadcast_channels.state IN (\(State.invalid), \(State.failed))
             RETURNING generation
             """, [matchId, environment.rawValue, Int16(storagePolicy), now]).first?.decode("generation", as: Int.self)
     }
@@ -61,8 +61,8 @@ public struct BroadcastChannelStore: Sendable {
     public func activate(matchId: String, environment: APNsEnvironment, generation: Int, channelId: String, now: Date) async throws -> Bool {
         try await database.execute(
             """
-            UPDATE broadcast_channels SET state = 'active', channel_id = $4, failure_reason = NULL, activated_at = $5, updated_at = $5
-            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = 'creating'
+            UPDATE broadcast_channels SET state = \(State.active), channel_id = $4, failure_reason = NULL, activated_at = $5, updated_at = $5
+            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = \(State.creating)
             """, [matchId, environment.rawValue, generation, channelId, now]) == 1
     }
 
@@ -70,15 +70,18 @@ public struct BroadcastChannelStore: Sendable {
     public func fail(matchId: String, environment: APNsEnvironment, generation: Int, reason: String, now: Date) async throws -> Bool {
         try await database.execute(
             """
-            UPDATE broadcast_channels SET state = 'failed', failure_reason = $4, updated_at = $5
-            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = 'creating'
+            UPDATE broadcast_channels SET state = \(State.failed), failure_reason = $4, updated_at = $5
+            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = \(State.creating)
             """, [matchId, environment.rawValue, generation, reason, now]) == 1
     }
 
     /// CREATING rows whose create was sent before `before` and never answered (a timeout): found again by listing.
     public func unansweredCreates(before: Date) async throws -> [BroadcastChannel] {
-        try await channels(where: "state = 'creating' AND updated_at < $1", [before])
+        try await channels(where: "state = \(State.creating) AND updated_at < $1", [before])
     }
+
+    /// The `failure_reason` of a row whose create APNs left unanswered (INVALID, created again at once).
+    public static let createUnansweredReason = "create unanswered"
 
     /// An unanswered create found in APNs's list, or abandoned (`channelId` nil: the row goes to INVALID, to be
     /// created again). False when the row moved on.
@@ -88,8 +91,8 @@ public struct BroadcastChannelStore: Sendable {
         if let channelId { return try await activate(matchId: matchId, environment: environment, generation: generation, channelId: channelId, now: now) }
         return try await database.execute(
             """
-            UPDATE broadcast_channels SET state = 'invalid', failure_reason = 'create unanswered', updated_at = $4
-            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = 'creating'
+            UPDATE broadcast_channels SET state = \(State.invalid), failure_reason = '\(Self.createUnansweredReason)', updated_at = $4
+            WHERE match_id = $1 AND apns_env = $2 AND generation = $3 AND state = \(State.creating)
             """, [matchId, environment.rawValue, generation, now]) == 1
     }
 
@@ -100,7 +103,10 @@ public struct BroadcastChannelStore: Sendable {
     @discardableResult
     public func markInvalid(channelId: String, reason: String, now: Date) async throws -> Int {
         try await database.execute(
-            "UPDATE broadcast_channels SET state = 'invalid', failure_reason = $2, updated_at = $3 WHERE channel_id = $1 AND state = 'active'",
+            """
+            UPDATE broadcast_channels SET state = \(State.invalid), failure_reason = $2, updated_at = $3
+            WHERE channel_id = $1 AND state = \(State.active)
+            """,
             [channelId, reason, now])
     }
 
@@ -113,10 +119,10 @@ public struct BroadcastChannelStore: Sendable {
         try await database.execute(
             """
             UPDATE broadcast_channels c SET match_ended_at = $1
-            WHERE c.match_ended_at IS NULL AND c.state <> 'deleted'
+            WHERE c.match_ended_at IS NULL AND c.state <> \(State.deleted)
               AND NOT EXISTS (
                   SELECT 1 FROM matches m WHERE m.match_id = c.match_id
-                    AND coalesce(m.card ->> 'phase', '') <> 'ended'
+                    AND coalesce(m.card ->> 'phase', '') <> \(MatchPhase.ended.sqlLiteral)
                     AND (m.is_live OR m.starts_at IS NULL OR m.starts_at >= $1 - make_interval(secs => $2)))
             """, [now, staleAfter.seconds])
     }
@@ -124,20 +130,23 @@ public struct BroadcastChannelStore: Sendable {
     /// Rows of matches over since `endedBefore` or earlier that still need a delete (any state but DELETED), least
     /// recently tried first (a delete APNs keeps refusing does not hold the others up), at most `limit`.
     public func dueForDelete(endedBefore: Date, limit: Int) async throws -> [BroadcastChannel] {
-        try await channels(where: "state <> 'deleted' AND match_ended_at <= $1 ORDER BY updated_at LIMIT $2", [endedBefore, limit])
+        try await channels(where: "state <> \(State.deleted) AND match_ended_at <= $1 ORDER BY updated_at LIMIT $2", [endedBefore, limit])
     }
 
     /// → DELETING (its id kept until APNs confirms; only rows with an id). False when the row is DELETED already.
     public func markDeleting(matchId: String, environment: APNsEnvironment, now: Date) async throws -> Bool {
         try await database.execute(
-            "UPDATE broadcast_channels SET state = 'deleting', updated_at = $3 WHERE match_id = $1 AND apns_env = $2 AND state <> 'deleted'",
+            """
+            UPDATE broadcast_channels SET state = \(State.deleting), updated_at = $3
+            WHERE match_id = $1 AND apns_env = $2 AND state <> \(State.deleted)
+            """,
             [matchId, environment.rawValue, now]) == 1
     }
 
     /// → DELETED (APNs answered 204, or no longer knew the channel, or it never had an id).
     public func markDeleted(matchId: String, environment: APNsEnvironment, now: Date) async throws {
         try await database.execute(
-            "UPDATE broadcast_channels SET state = 'deleted', updated_at = $3 WHERE match_id = $1 AND apns_env = $2",
+            "UPDATE broadcast_channels SET state = \(State.deleted), updated_at = $3 WHERE match_id = $1 AND apns_env = $2",
             [matchId, environment.rawValue, now])
     }
 
@@ -146,7 +155,7 @@ public struct BroadcastChannelStore: Sendable {
     /// The match's ACTIVE channel in `environment`, if any.
     public func activeChannel(matchId: String, environment: APNsEnvironment) async throws -> String? {
         try await database.query(
-            "SELECT channel_id FROM broadcast_channels WHERE match_id = $1 AND apns_env = $2 AND state = 'active'",
+            "SELECT channel_id FROM broadcast_channels WHERE match_id = $1 AND apns_env = $2 AND state = \(State.active)",
             [matchId, environment.rawValue], prepared: true).first?.decode("channel_id", as: String?.self) ?? nil
     }
 
@@ -156,7 +165,7 @@ public struct BroadcastChannelStore: Sendable {
         try await database.query(
             """
             SELECT bc.channel_id FROM devices d
-            JOIN broadcast_channels bc ON bc.match_id = $1 AND bc.apns_env = d.apns_env AND bc.state = 'active'
+            JOIN broadcast_channels bc ON bc.match_id = $1 AND bc.apns_env = d.apns_env AND bc.state = \(State.active)
             WHERE d.user_id = $2 AND d.device_id = $3 AND d.channel_capable
             """, [matchId, userId, deviceId], prepared: true).first?.decode("channel_id", as: String?.self) ?? nil
     }
@@ -169,13 +178,13 @@ public struct BroadcastChannelStore: Sendable {
     /// The ids the table still holds in `environment` (every state but DELETED): anything else APNs lists is an orphan.
     public func knownChannelIds(environment: APNsEnvironment) async throws -> Set<String> {
         Set(try await database.query(
-            "SELECT channel_id FROM broadcast_channels WHERE apns_env = $1 AND state <> 'deleted' AND channel_id IS NOT NULL",
+            "SELECT channel_id FROM broadcast_channels WHERE apns_env = $1 AND state <> \(State.deleted) AND channel_id IS NOT NULL",
             [environment.rawValue]).map { try $0.decode("channel_id", as: String.self) })
     }
 
     /// The ACTIVE rows of `environment`.
     public func activeChannels(environment: APNsEnvironment) async throws -> [BroadcastChannel] {
-        try await channels(where: "apns_env = $1 AND state = 'active'", [environment.rawValue])
+        try await channels(where: "apns_env = $1 AND state = \(State.active)", [environment.rawValue])
     }
 
     /// Row counts by environment and state (the `broadcast_channels` gauge).
@@ -199,4 +208,14 @@ public struct BroadcastChannelStore: Sendable {
                 matchEndedAt: try row.decode("match_ended_at", as: Date?.self))
         }
     }
+}
+
+/// The channel states the store's statements name, as SQL literals spelt from `BroadcastChannelState`.
+private enum State {
+    static let creating = BroadcastChannelState.creating.sqlLiteral
+    static let active = BroadcastChannelState.active.sqlLiteral
+    static let invalid = BroadcastChannelState.invalid.sqlLiteral
+    static let failed = BroadcastChannelState.failed.sqlLiteral
+    static let deleting = BroadcastChannelState.deleting.sqlLiteral
+    static let deleted = BroadcastChannelState.deleted.sqlLiteral
 }

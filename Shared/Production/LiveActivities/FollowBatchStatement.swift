@@ -1,5 +1,5 @@
-/// The single SQL statement behind the api's follow (`FollowStore.follow(_:now:)`), the follow transition of
-/// `LiveActivityStore`'s state machine (it writes `match_follows` too, in the same statement): any number of distinct
+/// The single SQL statement behind a follow (`FollowStore.follow(_:policy:now:)`): the follow's `match_follows` row and,
+/// in the same statement, the follow transition of `LiveActivityStore`'s state machine: any number of distinct
 /// (user, match) follows in one round trip and, being one statement, one implicit transaction
 /// (all of a batch is written or none of it).
 ///
@@ -32,8 +32,8 @@
 /// Result: per known pair (column `i`, the 1-based position in the arrays) one row per device that
 /// (re-)entered PENDING (ordered by device id), or a single row with NULL device columns when none
 /// did; every row repeats the match and follow columns.
-public enum FollowBatchStatement {
-    public static let sql = """
+enum FollowBatchStatement {
+    static let sql = """
         WITH req AS (
             SELECT r.user_id, r.match_id, r.i FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(user_id, match_id, i)
         ), mi AS (
@@ -51,27 +51,29 @@ public enum FollowBatchStatement {
             SELECT mi.user_id, mi.match_id, d.device_id, d.push_to_start_token, d.apns_env,
                    CASE WHEN d.channel_capable THEN bc.channel_id END AS start_channel_id
             FROM mi JOIN devices d ON d.user_id = mi.user_id AND d.push_to_start_token IS NOT NULL
-            LEFT JOIN broadcast_channels bc ON bc.match_id = mi.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
+            LEFT JOIN broadcast_channels bc ON bc.match_id = mi.match_id AND bc.apns_env = d.apns_env AND bc.state = \(Literal.channelActive)
             WHERE mi.in_play
         ), up AS (
             INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at, expires_at)
-            SELECT devs.match_id, devs.user_id, devs.device_id, 'pending', 1, $3, $3, f.expires_at
+            SELECT devs.match_id, devs.user_id, devs.device_id, \(Literal.pending), 1, $3, $3, f.expires_at
             FROM devs JOIN f ON f.user_id = devs.user_id AND f.match_id = devs.match_id
             ORDER BY devs.match_id, devs.user_id, devs.device_id
             ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-                status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL, delivery = 'token', channel_id = NULL,
+                status = \(Literal.pending), end_reason = NULL, update_token = NULL, activated_at = NULL,
+                delivery = \(Literal.tokenMode), channel_id = NULL,
                 start_attempts = live_activities.start_attempts + 1, updated_at = $3, expires_at = EXCLUDED.expires_at,
-                day_start_attempt = CASE WHEN live_activities.status = 'ended' THEN live_activities.start_attempts + 1
+                day_start_attempt = CASE WHEN live_activities.status = \(Literal.ended) THEN live_activities.start_attempts + 1
                                          ELSE live_activities.day_start_attempt END
-            WHERE live_activities.status = 'ended'
-               OR (live_activities.status = 'pending' AND live_activities.updated_at <= $6
+            WHERE live_activities.status = \(Literal.ended)
+               OR (live_activities.status = \(Literal.pending) AND live_activities.updated_at <= $6
                    AND live_activities.start_attempts - live_activities.day_start_attempt + 1 < $7)
             RETURNING match_id, user_id, device_id, start_attempts
         ), overnight AS (
-            UPDATE live_activities la SET end_reason = 'day_end', updated_at = $3
+            UPDATE live_activities la SET end_reason = \(Literal.dayEnd), updated_at = $3
             FROM mi JOIN f ON f.user_id = mi.user_id AND f.match_id = mi.match_id
             WHERE mi.is_live AND NOT mi.in_play AND la.match_id = mi.match_id AND la.user_id = mi.user_id
-              AND la.status = 'ended' AND la.end_reason IN ('user_unfollow', 'user_dismissed')
+              AND la.status = \(Literal.ended)
+              AND la.end_reason IN (\(Literal.userUnfollow), \(Literal.userDismissed))
             RETURNING la.match_id
         )
         SELECT mi.i, mi.in_play AS is_live, mi.starts_at, mi.card, mi.display_state, mi.seq, f.expires_at,
@@ -83,13 +85,5 @@ public enum FollowBatchStatement {
             FROM up JOIN devs ON devs.user_id = up.user_id AND devs.match_id = up.match_id AND devs.device_id = up.device_id
         ) s ON s.user_id = mi.user_id AND s.match_id = mi.match_id
         ORDER BY mi.i, s.device_id
-        """
-
-    /// Marks PENDING rows unsent (last start at the epoch) so the next follow re-sends at once.
-    /// `$1` match ids, `$2` user ids, `$3` device ids (`text[]`, same length).
-    public static let markUnsentSQL = """
-        UPDATE live_activities la SET updated_at = 'epoch'
-        FROM unnest($1::text[], $2::text[], $3::text[]) AS u(match_id, user_id, device_id)
-        WHERE la.match_id = u.match_id AND la.user_id = u.user_id AND la.device_id = u.device_id AND la.status = 'pending'
         """
 }

@@ -19,3 +19,10 @@ public enum LiveActivityEndReason: String, Sendable, Hashable, CaseIterable {
     /// The day of play closed (stumps); the orchestrator starts it again when play resumes.
     case dayEnd = "day_end"
 }
+
+/// How a `live_activities` row gets its updates (`delivery`, migration 10): per-token pushes to its update token, or
+/// its match's broadcasts on a channel (no update token).
+public enum LiveActivityDeliveryMode: String, Sendable, Hashable, CaseIterable {
+    case token
+    case channel
+}

@@ -89,15 +89,15 @@ extension LiveActivityStore {
             JOIN devices d ON d.user_id = f.user_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN live_activities la ON la.match_id = m.match_id AND la.user_id = d.user_id AND la.device_id = d.device_id
             LEFT JOIN active_matches am ON am.match_id = m.match_id
-            LEFT JOIN broadcast_channels bc ON bc.match_id = m.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
+            LEFT JOIN broadcast_channels bc ON bc.match_id = m.match_id AND bc.apns_env = d.apns_env AND bc.state = \(Literal.channelActive)
             WHERE m.is_live AND NOT m.close_of_play
-              AND (la.match_id IS NULL OR (la.status = 'ended' AND la.end_reason IN ('token_invalid', 'day_end')))
+              AND (la.match_id IS NULL OR (la.status = \(Literal.ended) AND la.end_reason IN (\(Literal.tokenInvalid), \(Literal.dayEnd))))
               AND NOT (d.channel_capable AND EXISTS (
                   SELECT 1 FROM broadcast_channels pending
                   WHERE pending.match_id = m.match_id AND pending.apns_env = d.apns_env
                     AND pending.updated_at > $2
-                    AND (pending.state = 'creating'
-                         OR (pending.state = 'invalid' AND pending.failure_reason IS DISTINCT FROM 'create unanswered'))))
+                    AND (pending.state = \(Literal.channelCreating)
+                         OR (pending.state = \(Literal.channelInvalid) AND pending.failure_reason IS DISTINCT FROM \(Literal.createUnanswered)))))
             ORDER BY m.match_id, d.user_id, d.device_id
             """, [now, waitSince], batchSize: batchSize
         ) { row in
@@ -126,8 +126,9 @@ extension LiveActivityStore {
             JOIN matches m ON m.match_id = la.match_id AND m.is_live AND NOT m.close_of_play
             JOIN devices d ON d.user_id = la.user_id AND d.device_id = la.device_id AND coalesce(d.push_to_start_token, '') <> ''
             LEFT JOIN active_matches am ON am.match_id = la.match_id
-            LEFT JOIN broadcast_channels bc ON bc.match_id = la.match_id AND bc.apns_env = d.apns_env AND bc.state = 'active'
-            WHERE la.status = 'active' AND la.activated_at <= $1 AND (coalesce(la.update_token, '') <> '' OR la.delivery = 'channel')
+            LEFT JOIN broadcast_channels bc ON bc.match_id = la.match_id AND bc.apns_env = d.apns_env AND bc.state = \(Literal.channelActive)
+            WHERE la.status = \(Literal.active) AND la.activated_at <= $1
+              AND (coalesce(la.update_token, '') <> '' OR la.delivery = \(Literal.channelMode))
             ORDER BY la.match_id, la.user_id, la.device_id
             LIMIT $2
             """, [cutoff, limit]

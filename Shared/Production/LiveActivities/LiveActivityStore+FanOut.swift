@@ -27,7 +27,7 @@ extension LiveActivityStore {
             """
             SELECT la.update_token, la.apns_env, la.user_id, la.device_id
             FROM live_activities la
-            WHERE la.match_id = $1 AND la.status = 'active' AND la.update_token IS NOT NULL
+            WHERE la.match_id = $1 AND la.status = \(Literal.active) AND la.update_token IS NOT NULL
             ORDER BY la.user_id, la.device_id
             """, [matchId], batchSize: batchSize
         ) { row in
@@ -46,5 +46,27 @@ extension LiveActivityStore {
             }
         }
         return counts
+    }
+
+    /// Rows of one (status, end reason, delivery mode) of a match.
+    public struct MatchActivityCount: Sendable, Equatable {
+        public var status: String
+        public var endReason: String?
+        public var delivery: String
+        public var count: Int
+    }
+
+    /// The match's rows counted by status, end reason and delivery mode (ordered so, no end reason first): the
+    /// operator's report.
+    public func counts(matchId: String) async throws -> [MatchActivityCount] {
+        try await database.query(
+            """
+            SELECT status, end_reason, delivery, count(*) AS n FROM live_activities WHERE match_id = $1
+            GROUP BY status, end_reason, delivery ORDER BY status, end_reason NULLS FIRST, delivery
+            """, [matchId]
+        ).map { row in
+            MatchActivityCount(status: try row.decode("status"), endReason: try row.decode("end_reason", as: String?.self),
+                               delivery: try row.decode("delivery"), count: try row.decode("n", as: Int.self))
+        }
     }
 }

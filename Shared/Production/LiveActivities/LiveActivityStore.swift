@@ -8,7 +8,9 @@ import Postgres
 ///     ENDED(token_invalid, day_end) ──orchestrator──▶ PENDING;  ENDED(any) ──follow──▶ PENDING
 ///     ACTIVE ──rollover (8-hour limit)──▶ PENDING
 ///
-/// The api, the poller's orchestrator and la-coordinator call these and hold no SQL that writes the table.
+/// The api, the poller's orchestrator and la-coordinator call these and hold no SQL that writes the table; the one
+/// transition written elsewhere is a follow's (none, ENDED, stale PENDING → PENDING), which `FollowStore.follow` writes in
+/// the same statement as the follow.
 /// Methods that must join a caller's transaction (a transition committed only with the Kafka jobs it
 /// causes) take its `PostgresConnection`; the others run on their own. Statuses and reasons are
 /// `LiveActivityStatus` and `LiveActivityEndReason`.
@@ -26,8 +28,8 @@ public struct LiveActivityStore: Sendable {
     public func endMatch(_ matchId: String) async throws -> Int {
         try await database.execute(
             """
-            UPDATE live_activities SET status = 'ended', end_reason = 'match_end', updated_at = now()
-            WHERE match_id = $1 AND (status <> 'ended' OR end_reason = 'day_end')
+            UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.matchEnd), updated_at = now()
+            WHERE match_id = $1 AND (status <> \(Literal.ended) OR end_reason = \(Literal.dayEnd))
             """, [matchId])
     }
 
@@ -37,8 +39,8 @@ public struct LiveActivityStore: Sendable {
     public func endDay(_ matchId: String) async throws -> Int {
         try await database.execute(
             """
-            UPDATE live_activities SET status = 'ended', end_reason = 'day_end', updated_at = now()
-            WHERE match_id = $1 AND (status <> 'ended' OR end_reason = 'token_invalid')
+            UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.dayEnd), updated_at = now()
+            WHERE match_id = $1 AND (status <> \(Literal.ended) OR end_reason = \(Literal.tokenInvalid))
             """, [matchId])
     }
 
@@ -48,14 +50,14 @@ public struct LiveActivityStore: Sendable {
         if let matchId {
             return try await database.execute(
                 """
-                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-                WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND update_token = $4 AND status = 'active'
+                UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.tokenInvalid), updated_at = now()
+                WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND update_token = $4 AND status = \(Literal.active)
                 """, [matchId, userId, deviceId, token])
         }
         return try await database.execute(
             """
-            UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-            WHERE user_id = $1 AND device_id = $2 AND update_token = $3 AND status = 'active'
+            UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.tokenInvalid), updated_at = now()
+            WHERE user_id = $1 AND device_id = $2 AND update_token = $3 AND status = \(Literal.active)
             """, [userId, deviceId, token])
     }
 
@@ -66,15 +68,11 @@ public struct LiveActivityStore: Sendable {
         -> (cleared: Int, ended: Int)
     {
         try await database.withTransaction { connection in
-            let cleared = try await connection.query(
-                """
-                UPDATE devices SET push_to_start_token = NULL, updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND push_to_start_token = $3
-                """, [userId, deviceId, token]).affectedRows
+            let cleared = try await DeviceStore.clearPushToStartToken(token, userId: userId, deviceId: deviceId, on: connection)
             let ended = try await connection.query(
                 """
-                UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-                WHERE user_id = $1 AND device_id = $2 AND status = 'pending' AND ($3::text IS NULL OR match_id = $3)
+                UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.tokenInvalid), updated_at = now()
+                WHERE user_id = $1 AND device_id = $2 AND status = \(Literal.pending) AND ($3::text IS NULL OR match_id = $3)
                   AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.user_id = $1 AND d.device_id = $2
                                   AND d.push_to_start_token IS NOT NULL)
                 """, [userId, deviceId, matchId]).affectedRows
@@ -114,11 +112,11 @@ public struct LiveActivityStore: Sendable {
         let rows = try await connection.query(
             """
             WITH ended AS (
-                UPDATE live_activities SET status = 'ended', end_reason = $3, updated_at = $4
-                WHERE match_id = $2 AND user_id = $1 AND status IN ('pending', 'active')
+                UPDATE live_activities SET status = \(Literal.ended), end_reason = $3, updated_at = $4
+                WHERE match_id = $2 AND user_id = $1 AND status IN (\(Literal.pending), \(Literal.active))
                 RETURNING device_id, update_token, apns_env, delivery
             )
-            SELECT ended.device_id, ended.update_token, ended.apns_env, ended.delivery = 'channel' AS on_channel, d.push_token,
+            SELECT ended.device_id, ended.update_token, ended.apns_env, ended.delivery = \(Literal.channelMode) AS on_channel, d.push_token,
                    coalesce(d.apns_env, 'production') AS device_env
             FROM ended LEFT JOIN devices d ON d.user_id = $1 AND d.device_id = ended.device_id
             ORDER BY ended.device_id
@@ -137,8 +135,8 @@ public struct LiveActivityStore: Sendable {
     public func endChannelActivities(channelId: String) async throws -> Int {
         try await database.execute(
             """
-            UPDATE live_activities SET status = 'ended', end_reason = 'token_invalid', updated_at = now()
-            WHERE channel_id = $1 AND status IN ('pending', 'active')
+            UPDATE live_activities SET status = \(Literal.ended), end_reason = \(Literal.tokenInvalid), updated_at = now()
+            WHERE channel_id = $1 AND status IN (\(Literal.pending), \(Literal.active))
             """, [channelId])
     }
 
@@ -185,8 +183,8 @@ public struct LiveActivityStore: Sendable {
         async throws -> TokenRegistration
     {
         let (token, channelId, mode): (String?, String?, String) = switch delivery {
-        case .token(let token): (token, nil, "token")
-        case .channel(let channel): (nil, channel, "channel")
+        case .token(let token): (token, nil, LiveActivityDeliveryMode.token.rawValue)
+        case .channel(let channel): (nil, channel, LiveActivityDeliveryMode.channel.rawValue)
         }
         return try await database.withTransaction { connection in
             let existing = try await connection.query(
@@ -208,8 +206,8 @@ public struct LiveActivityStore: Sendable {
                 try await connection.execute(
                     """
                     INSERT INTO live_activities (match_id, user_id, device_id, status, end_reason, created_at, updated_at, expires_at)
-                    VALUES ($1, $2, $3, 'ended', 'day_end', $4, $4, $5)
-                    ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET end_reason = 'day_end', updated_at = EXCLUDED.updated_at
+                    VALUES ($1, $2, $3, \(Literal.ended), \(Literal.dayEnd), $4, $4, $5)
+                    ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET end_reason = \(Literal.dayEnd), updated_at = EXCLUDED.updated_at
                     """, [matchId, userId, deviceId, now, followExpires], prepared: true)
                 return .closeOfPlay
             }
@@ -217,18 +215,36 @@ public struct LiveActivityStore: Sendable {
                 """
                 INSERT INTO live_activities (match_id, user_id, device_id, status, update_token, created_at, updated_at,
                                              expires_at, activated_at, apns_env, delivery, channel_id)
-                VALUES ($1, $2, $3, 'active', $4, $5, $5, $6, $5,
+                VALUES ($1, $2, $3, \(Literal.active), $4, $5, $5, $6, $5,
                         coalesce((SELECT apns_env FROM devices WHERE user_id = $2 AND device_id = $3), 'production'), $7, $8)
                 ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-                    status = 'active', end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
+                    status = \(Literal.active), end_reason = NULL, update_token = EXCLUDED.update_token, updated_at = EXCLUDED.updated_at,
                     apns_env = EXCLUDED.apns_env, delivery = EXCLUDED.delivery, channel_id = EXCLUDED.channel_id,
-                    activated_at = CASE WHEN live_activities.status = 'active'
+                    activated_at = CASE WHEN live_activities.status = \(Literal.active)
                                         THEN coalesce(live_activities.activated_at, live_activities.updated_at)
                                         ELSE EXCLUDED.activated_at END,
                     expires_at = COALESCE(EXCLUDED.expires_at, live_activities.expires_at)
                 """, [matchId, userId, deviceId, token, now, followExpires, mode, channelId], prepared: true)
             return .active(rotated: token != nil && status == .active && oldToken != nil && oldToken != token)
         }
+    }
+
+    // MARK: - Starts (api's follow: the PENDING rows are written with the follow, `FollowStore.follow`)
+
+    /// Makes the PENDING rows of start jobs that were not published eligible for an immediate resend on the next
+    /// follow (last start at the epoch), in one statement.
+    public func markStartsUnsent(_ rows: [(matchId: String, userId: String, deviceId: String)]) async throws {
+        guard !rows.isEmpty else { return }
+        try await database.execute(
+            """
+            UPDATE live_activities la SET updated_at = 'epoch'
+            FROM unnest($1::text[], $2::text[], $3::text[]) AS u(match_id, user_id, device_id)
+            WHERE la.match_id = u.match_id AND la.user_id = u.user_id AND la.device_id = u.device_id
+              AND la.status = \(Literal.pending)
+            """,
+            [PostgresTextArray.literal(rows.lazy.map(\.matchId)), PostgresTextArray.literal(rows.lazy.map(\.userId)),
+             PostgresTextArray.literal(rows.lazy.map(\.deviceId))],
+            prepared: true)
     }
 
     // MARK: - Starts (poller's orchestrator)
@@ -240,7 +256,7 @@ public struct LiveActivityStore: Sendable {
         try await connection.query(
             """
             INSERT INTO live_activities (match_id, user_id, device_id, status, start_attempts, created_at, updated_at)
-            VALUES ($1, $2, $3, 'pending', 1, $4, $4) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, \(Literal.pending), 1, $4, $4) ON CONFLICT DO NOTHING
             """, [matchId, userId, deviceId, now]).affectedRows == 1
     }
 
@@ -251,10 +267,10 @@ public struct LiveActivityStore: Sendable {
                                endedAs reason: LiveActivityEndReason, attempts: Int, now: Date) async throws -> Bool {
         try await connection.query(
             """
-            UPDATE live_activities SET status = 'pending', end_reason = NULL, update_token = NULL, activated_at = NULL,
-                delivery = 'token', channel_id = NULL, start_attempts = start_attempts + 1, updated_at = $5,
-                day_start_attempt = CASE WHEN $6 = 'day_end' THEN start_attempts + 1 ELSE day_start_attempt END
-            WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'ended'
+            UPDATE live_activities SET status = \(Literal.pending), end_reason = NULL, update_token = NULL, activated_at = NULL,
+                delivery = \(Literal.tokenMode), channel_id = NULL, start_attempts = start_attempts + 1, updated_at = $5,
+                day_start_attempt = CASE WHEN $6 = \(Literal.dayEnd) THEN start_attempts + 1 ELSE day_start_attempt END
+            WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = \(Literal.ended)
               AND end_reason = $6 AND start_attempts = $4
             """, [matchId, userId, deviceId, attempts, now, reason.rawValue]).affectedRows == 1
     }
@@ -266,9 +282,9 @@ public struct LiveActivityStore: Sendable {
                                 attempts: Int, updateToken: String?, now: Date) async throws -> Bool {
         try await connection.query(
             """
-            UPDATE live_activities SET status = 'pending', update_token = NULL, activated_at = NULL, delivery = 'token', channel_id = NULL,
-                start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
-            WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = 'active' AND start_attempts = $4
+            UPDATE live_activities SET status = \(Literal.pending), update_token = NULL, activated_at = NULL,
+                delivery = \(Literal.tokenMode), channel_id = NULL, start_attempts = start_attempts + 1, day_start_attempt = start_attempts + 1, updated_at = $5
+            WHERE match_id = $1 AND user_id = $2 AND device_id = $3 AND status = \(Literal.active) AND start_attempts = $4
               AND update_token IS NOT DISTINCT FROM $6::text
             """, [matchId, userId, deviceId, attempts, now, updateToken]).affectedRows == 1
     }

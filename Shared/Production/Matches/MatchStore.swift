@@ -3,8 +3,8 @@ import Foundation
 import Postgres
 
 /// The one store of the `matches` table: the poller's writes (the schedule, `is_live`, `close_of_play`, the
-/// card, the hash of the fixture last published, `feed_hash`) and the api's reads of a match with the
-/// detector's display state (`active_matches`).
+/// card, the hash of the fixture last published, `feed_hash`), the api's reads of a match with the
+/// detector's display state (joined from `active_matches`, whose store is `ActiveMatchStore`), and the operator's reads.
 public struct MatchStore: Sendable {
     public let database: PostgresClient
 
@@ -73,6 +73,33 @@ public struct MatchStore: Sendable {
     public func markNotLive(_ matchId: String, at now: Date) async throws {
         try await database.execute("UPDATE matches SET is_live = false, updated_at = $2 WHERE match_id = $1 AND is_live",
                                    [matchId, now])
+    }
+
+    /// How many matches are marked live (the admin pipeline view).
+    public func liveCount() async throws -> Int {
+        try await database.query("SELECT count(*) AS n FROM matches WHERE is_live").first?.decode("n", as: Int.self) ?? 0
+    }
+
+    /// A match as the operator's report heads it.
+    public struct Summary: Sendable, Equatable {
+        /// The card's title.
+        public var title: String?
+        /// `matches.status` (the feed's words).
+        public var status: String
+        public var isLive: Bool
+
+        public init(title: String?, status: String, isLive: Bool) {
+            self.title = title
+            self.status = status
+            self.isLive = isLive
+        }
+    }
+
+    /// The match's title, status and live flag; nil when it is not in the schedule.
+    public func summary(matchId: String) async throws -> Summary? {
+        guard let row = try await database.query(
+            "SELECT card->>'title' AS title, status, is_live FROM matches WHERE match_id = $1", [matchId]).first else { return nil }
+        return Summary(title: try row.decode("title", as: String?.self), status: try row.decode("status"), isLive: try row.decode("is_live"))
     }
 
     private func parameters(_ row: Row, _ now: Date) throws -> [PostgresValue?] {

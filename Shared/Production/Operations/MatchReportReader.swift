@@ -2,11 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import BroadcastChannels
 import Kafka
+import LiveActivities
+import Matches
 import Postgres
 import Runtime
 
-/// Builds a `MatchReport`: PostgreSQL for followers, activities, the last event and channels; the apns-sender
+/// Builds a `MatchReport`: the tables' stores for the match, followers, activities, the last event and channels; the apns-sender
 /// replicas' `/metrics` (`apns_sender_match_pushes_total`, `apns_sender_match_freshness_seconds`) for pushes and
 /// freshness; the broker (`KafkaAdmin.lag`) for the services' consumer lag. A source that does not answer leaves
 /// its part empty and says so; the report still comes.
@@ -29,38 +32,20 @@ public struct MatchReportReader: Sendable {
 
     public func report(matchId: String) async throws -> MatchReport {
         var report = MatchReport(matchId: matchId, isLive: false, followers: 0, activities: [], channels: [], lag: [])
-        if let row = try await database.query(
-            "SELECT card->>'title' AS title, status, is_live FROM matches WHERE match_id = $1", [matchId]).first {
-            report.title = try row.decode("title", as: String?.self)
-            report.status = try row.decode("status", as: String.self)
-            report.isLive = try row.decode("is_live", as: Bool.self)
+        if let summary = try await MatchStore(database: database).summary(matchId: matchId) {
+            report.title = summary.title
+            report.status = summary.status
+            report.isLive = summary.isLive
         }
-        report.followers = Int(try await database.query("SELECT count(*) FROM match_follows WHERE match_id = $1 AND (expires_at IS NULL OR expires_at > now())", [matchId])
-            .first?.decode(0, as: Int64.self) ?? 0)
-        report.activities = try await database.query(
-            """
-            SELECT status, end_reason, delivery, count(*) AS n FROM live_activities WHERE match_id = $1
-            GROUP BY status, end_reason, delivery ORDER BY status, end_reason NULLS FIRST, delivery
-            """, [matchId]
-        ).map { row in
-            MatchReport.ActivityCount(status: try row.decode("status"), endReason: try row.decode("end_reason", as: String?.self),
-                                      delivery: try row.decode("delivery"), count: Int(try row.decode("n", as: Int64.self)))
+        report.followers = try await FollowStore(database: database).followerCount(matchId: matchId, now: Date())
+        report.activities = try await LiveActivityStore(database: database).counts(matchId: matchId).map {
+            MatchReport.ActivityCount(status: $0.status, endReason: $0.endReason, delivery: $0.delivery, count: $0.count)
         }
-        if let row = try await database.query(
-            """
-            SELECT seq, to_char(last_updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at,
-                   display_state->'lockScreen'->>'headline' AS headline, display_state->>'resultLine' AS result
-            FROM active_matches WHERE match_id = $1 AND seq > 0
-            """, [matchId]).first {
-            report.lastEvent = MatchReport.LastEvent(seq: try row.decode("seq"), at: try row.decode("at"),
-                                                     headline: try row.decode("headline", as: String?.self),
-                                                     resultLine: try row.decode("result", as: String?.self))
+        report.lastEvent = try await ActiveMatchStore(database: database).lastEvent(matchId: matchId).map {
+            MatchReport.LastEvent(seq: $0.seq, at: $0.at, headline: $0.headline, resultLine: $0.resultLine)
         }
-        report.channels = try await database.query(
-            "SELECT apns_env, state, generation FROM broadcast_channels WHERE match_id = $1 ORDER BY apns_env", [matchId]
-        ).map { row in
-            MatchReport.Channel(environment: try row.decode("apns_env"), state: try row.decode("state"),
-                                generation: Int(try row.decode("generation", as: Int32.self)))
+        report.channels = try await BroadcastChannelStore(database: database).channels(matchId: matchId).map {
+            MatchReport.Channel(environment: $0.environment.rawValue, state: $0.state.rawValue, generation: $0.generation)
         }
         report.pushes = await pushes(matchId)
         (report.lag, report.lagError) = await ServiceGroupLag.read(admin)

@@ -14,7 +14,7 @@ public struct APIService: Sendable {
     let configuration: APIConfiguration
     let database: PostgresClient
     let matches: MatchStore
-    let follows: FollowStore
+    let follows: FollowFlow
     /// Follow requests go through it (group commit: one statement per batch).
     let followBatcher: FollowBatcher
     let activities: LiveActivityStore
@@ -46,7 +46,7 @@ public struct APIService: Sendable {
         let apiMetrics = APIMetrics(registry: metrics)
         self.metrics = apiMetrics
         matches = MatchStore(database: database)
-        follows = FollowStore(database: database, matches: matches, policy: configuration.policy)
+        follows = FollowFlow(database: database, matches: matches, policy: configuration.policy)
         activities = LiveActivityStore(database: database)
         channels = BroadcastChannelStore(database: database)
         devices = DeviceStore(database: database)

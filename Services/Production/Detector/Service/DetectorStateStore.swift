@@ -1,21 +1,24 @@
 import Contracts
 import Detection
 import Foundation
+import Matches
 import Postgres
 
-/// Loads and saves a match's `DetectorState` in `active_matches` (one row per match), stored once: the state in
-/// `detector_state` without its display state, which is `display_state` (what the api and the orchestrator
-/// read); `previous_scores`, `cooldowns` and `last_balls` are derived from `detector_state` by PostgreSQL.
+/// Loads and saves a match's `DetectorState` through `ActiveMatchStore` (the `active_matches` row of the match): the
+/// state without its display state as `detector_state`, the display state (what the api and the orchestrator read)
+/// as `display_state`. This type only encodes and decodes; the SQL is the store's.
 struct DetectorStateStore: Sendable {
-    let client: PostgresClient
+    let store: ActiveMatchStore
+
+    init(client: PostgresClient) {
+        store = ActiveMatchStore(database: client)
+    }
 
     /// The stored state, or nil for a match never seen (or a row written by someone else without one).
     func load(matchId: String) async throws -> DetectorState? {
-        let rows = try await client.query("SELECT detector_state, display_state FROM active_matches WHERE match_id = $1",
-                                          [matchId], prepared: true)
-        guard let row = rows.first, let json = try row.decode("detector_state", as: PostgresJSON?.self) else { return nil }
-        var state = try json.decode(DetectorState.self)
-        state.displayState = try row.decode("display_state", as: PostgresJSON?.self)?.decode(UnifiedDisplayState.self)
+        guard let stored = try await store.detectorState(matchId: matchId) else { return nil }
+        var state = try stored.detectorState.decode(DetectorState.self)
+        state.displayState = try stored.displayState?.decode(UnifiedDisplayState.self)
         return state
     }
 
@@ -28,18 +31,8 @@ struct DetectorStateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         var stored = state
         stored.displayState = nil
-        try await client.execute(
-            """
-            INSERT INTO active_matches (match_id, display_state, seq, detector_state, last_updated_at, last_key_event_at)
-            VALUES ($1, $2, $3, $4, now(), to_timestamp($5::double precision / 1000))
-            ON CONFLICT (match_id) DO UPDATE SET
-                display_state = EXCLUDED.display_state, seq = EXCLUDED.seq,
-                detector_state = EXCLUDED.detector_state, last_updated_at = now(),
-                last_key_event_at = COALESCE(EXCLUDED.last_key_event_at, active_matches.last_key_event_at)
-            WHERE active_matches.seq <= EXCLUDED.seq
-            """,
-            [state.matchId, try state.displayState.map { try PostgresJSON(encoding: $0, encoder: encoder) },
-             state.seq, try PostgresJSON(encoding: stored, encoder: encoder), keyEventAt],
-            prepared: true)
+        try await store.saveDetectorState(
+            matchId: state.matchId, seq: state.seq, detectorState: try PostgresJSON(encoding: stored, encoder: encoder),
+            displayState: try state.displayState.map { try PostgresJSON(encoding: $0, encoder: encoder) }, keyEventAt: keyEventAt)
     }
 }

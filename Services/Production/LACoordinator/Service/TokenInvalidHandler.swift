@@ -60,9 +60,7 @@ struct TokenInvalidHandler: Sendable {
         case .update: changed = try await endUpdateToken(message)
         case .pushToStart: changed = try await endPushToStart(message)
         case .device:
-            changed = try await database.execute(
-                "UPDATE devices SET push_token = NULL, updated_at = now() WHERE user_id = $1 AND device_id = $2 AND push_token = $3",
-                [message.userId, message.deviceId, message.token])
+            changed = try await DeviceStore(database: database).clearPushToken(message.token, userId: message.userId, deviceId: message.deviceId)
         case .channel:
             // Both idempotent: a redelivered message changes nothing more.
             let invalidated = try await BroadcastChannelStore(database: database).markInvalid(

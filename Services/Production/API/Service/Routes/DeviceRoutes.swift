@@ -1,3 +1,4 @@
+import Contracts
 import HTTPServer
 
 /// POST /devices and DELETE /devices/:deviceId (the caller's own devices only).
@@ -16,10 +17,14 @@ enum DeviceRoutes {
                 let osVersion = try body.osVersion.map { value throws(HTTPError) in try InputRules.osVersion(value, field: "osVersion") }
                 let device = try await service.devices.upsert(
                     userId: user.userId, deviceId: deviceId, pushToken: pushToken, pushToStartToken: startToken,
-                    env: body.apnsEnvironment, appVersion: version, osVersion: osVersion,
+                    environment: body.apnsEnvironment.rawValue, appVersion: version, osVersion: osVersion,
                     supportsBroadcastChannels: body.supportsBroadcastChannels ?? false,
                     now: service.clock.now())
-                return .json(device)
+                return .json(APIBodies.DeviceResponse(
+                    deviceId: deviceId, hasPushToken: device.hasPushToken, hasPushToStartToken: device.hasPushToStartToken,
+                    apnsEnvironment: APNsEnvironment(rawValue: device.apnsEnvironment) ?? body.apnsEnvironment,
+                    appVersion: device.appVersion, updatedAt: ISOTime.string(device.updatedAt), osVersion: device.osVersion,
+                    channelCapable: device.channelCapable))
             },
             APIRoute(method: .delete, pattern: "/devices/:deviceId") { request in
                 let user = try await service.authenticator.user(request)

@@ -48,7 +48,7 @@ enum FollowRoutes {
     /// Follows `matchId`; for a live match also queues push-to-start jobs (see `FollowBatcher`). For a live match
     /// and a channel-capable calling device, the answer names the match's broadcast channel in its environment.
     static func follow(_ service: APIService, userId: String, matchId: String, deviceId: String? = nil) async throws -> HTTPResponse {
-        let outcome: FollowStore.FollowOutcome
+        let outcome: FollowFlow.FollowOutcome
         let started: [String]
         do {
             switch try await service.followBatcher.follow(userId: userId, matchId: matchId) {
@@ -94,7 +94,7 @@ enum FollowRoutes {
     static func end(_ service: APIService, userId: String, matchId: String, reason: LiveActivityEndReason, actingDevice: String? = nil)
         async throws -> HTTPResponse
     {
-        let outcome: FollowStore.EndOutcome
+        let outcome: FollowFlow.EndOutcome
         do {
             outcome = try await service.follows.end(
                 userId: userId, matchId: matchId, reason: reason, now: service.clock.now(), factory: service.factory, actingDevice: actingDevice

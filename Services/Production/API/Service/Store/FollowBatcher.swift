@@ -5,7 +5,7 @@ import Runtime
 import Matches
 
 /// Follows by group commit: concurrent follow requests queue and await, and each batch (up to
-/// `limits.maxBatch` distinct (user, match) pairs) is ONE statement (`FollowStore.follow(_:now:)`)
+/// `limits.maxBatch` distinct (user, match) pairs) is ONE statement (`FollowStore.follow(_:policy:now:)`)
 /// and ONE produce of all its start jobs whose acknowledgements are awaited together.
 ///
 /// Every rule of a single follow holds per pair (see `FollowBatchStatement`). Two requests for the
@@ -20,16 +20,16 @@ final class FollowBatcher: Sendable {
     /// What one follow did.
     enum Outcome: Sendable {
         /// Followed; `startedDevices` got a start job now (acknowledged by the broker).
-        case followed(FollowStore.FollowOutcome, startedDevices: [String])
+        case followed(FollowFlow.FollowOutcome, startedDevices: [String])
         /// No such match: nothing was written.
         case unknownMatch
     }
 
-    private let queue: GroupCommitQueue<FollowStore.FollowKey, Outcome>
+    private let queue: GroupCommitQueue<FollowFlow.FollowKey, Outcome>
 
     init(
-        store: FollowStore, publisher: PushJobPublisher, factory: PushJobFactory, payloads: StartPayloadCache,
-        clock: any WallClock, logger: Logger, metrics: APIMetrics, limits: GroupCommitQueue<FollowStore.FollowKey, Outcome>.Limits
+        store: FollowFlow, publisher: PushJobPublisher, factory: PushJobFactory, payloads: StartPayloadCache,
+        clock: any WallClock, logger: Logger, metrics: APIMetrics, limits: GroupCommitQueue<FollowFlow.FollowKey, Outcome>.Limits
     ) {
         let run = BatchRun(store: store, publisher: publisher, factory: factory, payloads: payloads, clock: clock, logger: logger, metrics: metrics)
         queue = GroupCommitQueue(limits: limits) { keys, release in await run.run(keys, release: release) }
@@ -38,7 +38,7 @@ final class FollowBatcher: Sendable {
     /// Follows `matchId` for `userId` with the next batch.
     /// - Throws: `FollowError.startsNotQueued`, or the batch's `PostgresError`.
     func follow(userId: String, matchId: String) async throws -> Outcome {
-        try await queue.submit(FollowStore.FollowKey(userId: userId, matchId: matchId))
+        try await queue.submit(FollowFlow.FollowKey(userId: userId, matchId: matchId))
     }
 }
 
@@ -57,7 +57,7 @@ enum FollowError: Error, CustomStringConvertible {
 
 /// One batch's work: the statement, then the start jobs of every pair produced together.
 private struct BatchRun: Sendable {
-    let store: FollowStore
+    let store: FollowFlow
     let publisher: PushJobPublisher
     let factory: PushJobFactory
     let payloads: StartPayloadCache
@@ -65,10 +65,10 @@ private struct BatchRun: Sendable {
     let logger: Logger
     let metrics: APIMetrics
 
-    func run(_ keys: [FollowStore.FollowKey], release: @Sendable () -> Void) async -> [Result<FollowBatcher.Outcome, any Error>] {
+    func run(_ keys: [FollowFlow.FollowKey], release: @Sendable () -> Void) async -> [Result<FollowBatcher.Outcome, any Error>] {
         metrics.followBatchSize.observe(Double(keys.count))
         let now = clock.now()
-        let outcomes: [FollowStore.FollowOutcome?]
+        let outcomes: [FollowFlow.FollowOutcome?]
         do {
             outcomes = try await store.follow(keys, now: now)
         } catch {
@@ -136,7 +136,7 @@ private struct BatchRun: Sendable {
     }
 
     /// Logs and counts the failed pairs and marks all their rows unsent.
-    private func markUnsent(_ failures: [Int: String], keys: [FollowStore.FollowKey], outcomes: [FollowStore.FollowOutcome?]) async {
+    private func markUnsent(_ failures: [Int: String], keys: [FollowFlow.FollowKey], outcomes: [FollowFlow.FollowOutcome?]) async {
         var targets: [(matchId: String, target: PushJobFactory.Target)] = []
         for (index, reason) in failures {
             metrics.jobFailures.increment()

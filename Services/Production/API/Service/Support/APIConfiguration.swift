@@ -2,6 +2,7 @@ import Auth
 import Contracts
 import PushComposition
 import Foundation
+import LiveActivities
 import Operations
 import Runtime
 import ServiceKit
@@ -55,7 +56,7 @@ public struct APIConfiguration: Sendable {
     public var databasePoolSize: Int = APIConfiguration.defaultPoolSize
     public var kafkaLinger: Duration = .zero
     var policy = FollowPolicy()
-    var followBatch = GroupCommitQueue<FollowStore.FollowKey, FollowBatcher.Outcome>.Limits(maxWait: .milliseconds(1))
+    var followBatch = GroupCommitQueue<FollowFlow.FollowKey, FollowBatcher.Outcome>.Limits(maxWait: .milliseconds(1))
     public var rateLimitPerMinute: Int = 1200
     var liveRetry = LiveRetryPolicy()
     public var liveCacheSeconds: TimeInterval = 1

@@ -29,11 +29,8 @@ struct TTLSweeper: Sendable {
     func sweepOnce() async throws -> [String: Int] {
         let now = clock.now()
         var deleted: [String: Int] = [:]
-        deleted["match_follows"] = try await database.executeInBatches(
-            """
-            DELETE FROM match_follows WHERE ctid IN (
-                SELECT ctid FROM match_follows WHERE expires_at IS NOT NULL AND expires_at < $1 LIMIT $2)
-            """, [now], batchSize: settings.batchSize, maxBatches: settings.maxBatches)
+        deleted["match_follows"] = try await FollowStore(database: database)
+            .deleteExpired(before: now, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
         deleted["live_activities"] = try await LiveActivityStore(database: database)
             .deleteExpired(before: now, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
         metrics.ttlDeleted.increment(by: deleted.values.reduce(0, +))
