@@ -86,7 +86,7 @@ var productionLibraries: [Target] {[
     shared("BroadcastChannels", ["Postgres", "Contracts", "Runtime"]),
     shared("Matches", ["Contracts", "Postgres"]),
     shared("Detection", ["Cricket", "Contracts", "FastJSON"]),
-    // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests, the self-signed certificate tool.
+    // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests.
     shared("Crypto", ["COpenSSL", "COpenSSLShim"]),
     shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
@@ -123,11 +123,15 @@ var productionExecutables: [Target] {
 var harnessTargets: [Target] {[
     harness("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
     harness("ClientCore", ["Contracts", "Runtime"]),
-    harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "Runtime"]),
+    // Self-signed certificates for mock-apns and tests (Crypto's keys and its `package` OpenSSL helpers).
+    harness("DevCertificates", ["COpenSSL", "COpenSSLShim", "Crypto"]),
+    // The HTTP/2 server (mock-apns, tests): the connection, TLS and event-loop core of HTTP2 is `package` API.
+    harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2"]),
+    harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
     harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
-    harnessExecutable("MockAPNs", ["APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
+    harnessExecutable("MockAPNs", ["DevCertificates", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
     harnessExecutable("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
 ]}
@@ -165,14 +169,14 @@ var testTargets: [Target] {[
     tests("DetectorServiceTests", ["SharedTestSupport", "ServerTestSupport", "Detector", "FeedHistory", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
                                    "Schema", "Runtime"]),
     tests("ClientCoreTests", ["ClientCore", "Contracts"]),
-    tests("HTTP2Tests", ["HTTP2", "Crypto", "Runtime"]),
-    tests("CryptoTests", ["Crypto"]),
-    tests("APNsTests", ["SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
+    tests("HTTP2Tests", ["DevCertificates", "HTTP2", "HTTP2Server", "Crypto", "Runtime"]),
+    tests("CryptoTests", ["DevCertificates", "Crypto"]),
+    tests("APNsTests", ["DevCertificates", "SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
     tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
-    tests("PollerTests", ["SharedTestSupport", "Poller", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
-    tests("APNsSenderTests", ["APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+    tests("PollerTests", ["DevCertificates", "SharedTestSupport", "Poller", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+    tests("APNsSenderTests", ["DevCertificates", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     tests("DeployTests", []),
-    tests("DeviceSimulatorTests", ["SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+    tests("DeviceSimulatorTests", ["DevCertificates", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["SharedTestSupport", "Auth", "Crypto", "Runtime"]),
     tests("APITests", ["SharedTestSupport", "API", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),

@@ -1,4 +1,5 @@
 import Crypto
+import DevCertificates
 import APNs
 import APNsMock
 import Contracts

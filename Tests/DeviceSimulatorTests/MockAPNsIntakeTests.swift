@@ -1,5 +1,6 @@
 @testable import DeviceSimulator
 import Crypto
+import DevCertificates
 import APNs
 import APNsMock
 import Contracts

@@ -61,7 +61,7 @@ public final class HTTP2Client: Sendable {
 
 /// A loop-confined object carried across threads only to be used on its loop.
 /// Thread safety (`@unchecked Sendable`): `value` is only touched inside tasks run by its EventLoop.
-struct LoopBound<Value: AnyObject>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct LoopBound<Value: AnyObject>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
