@@ -114,7 +114,7 @@ var productionExecutables: [Target] {
                       "BroadcastChannels", "Operations"],
               main: ["Auth", "HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + [.executableTarget(name: "Sightscreen", dependencies: ["CommandLineSupport", "DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema",
-                                                             "Contracts", "Auth", "FanOut", "Operations"],
+                                                             "Contracts", "FanOut", "Operations"],
                          path: "Services/Production/Sightscreen")]
 }
 
@@ -123,17 +123,18 @@ var productionExecutables: [Target] {
 var harnessTargets: [Target] {[
     harness("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
     harness("ClientCore", ["Contracts", "Runtime"]),
-    // Self-signed certificates for mock-apns and tests (Crypto's keys and its `package` OpenSSL helpers).
-    harness("DevCertificates", ["COpenSSL", "COpenSSLShim", "Crypto"]),
+    // Dev key material, never shipped: the self-signed TLS certificate (mock-apns), APNs .p8-like keys, the JWT
+    // dev key pair and its signer (sightscreen-dev's `token`, device-sim, tests).
+    harness("DevCredentials", ["APNs", "Auth", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     // The HTTP/2 server (mock-apns, tests): the connection, TLS and event-loop core of HTTP2 is `package` API.
     harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2"]),
     harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
-    harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
-    harnessExecutable("MockAPNs", ["DevCertificates", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
+    harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
+    harnessExecutable("MockAPNs", ["DevCredentials", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
-    harnessExecutable("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+    harnessExecutable("DeviceSimulator", ["ClientCore", "DevCredentials", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
 ]}
 
 /// Benchmarks (Benchmarks/): harness too.
@@ -169,16 +170,16 @@ var testTargets: [Target] {[
     tests("DetectorServiceTests", ["SharedTestSupport", "ServerTestSupport", "Detector", "FeedHistory", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
                                    "Schema", "Runtime"]),
     tests("ClientCoreTests", ["ClientCore", "Contracts"]),
-    tests("HTTP2Tests", ["DevCertificates", "HTTP2", "HTTP2Server", "Crypto", "Runtime"]),
-    tests("CryptoTests", ["DevCertificates", "Crypto"]),
-    tests("APNsTests", ["DevCertificates", "SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
+    tests("HTTP2Tests", ["DevCredentials", "HTTP2", "HTTP2Server", "Crypto", "Runtime"]),
+    tests("CryptoTests", ["DevCredentials", "Crypto"]),
+    tests("APNsTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
     tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
-    tests("PollerTests", ["DevCertificates", "SharedTestSupport", "Poller", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
-    tests("APNsSenderTests", ["DevCertificates", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+    tests("PollerTests", ["DevCredentials", "SharedTestSupport", "Poller", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+    tests("APNsSenderTests", ["DevCredentials", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     tests("DeployTests", []),
-    tests("DeviceSimulatorTests", ["DevCertificates", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
-    tests("AuthTests", ["SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["SharedTestSupport", "API", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("DeviceSimulatorTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+    tests("AuthTests", ["DevCredentials", "SharedTestSupport", "Auth", "Crypto", "Runtime"]),
+    tests("APITests", ["DevCredentials", "SharedTestSupport", "API", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

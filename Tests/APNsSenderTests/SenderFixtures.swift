@@ -1,5 +1,5 @@
 import Crypto
-import DevCertificates
+import DevCredentials
 import APNs
 import APNsMock
 import Contracts

@@ -1,6 +1,6 @@
 @testable import DeviceSimulator
 import Crypto
-import DevCertificates
+import DevCredentials
 import APNs
 import APNsMock
 import Contracts

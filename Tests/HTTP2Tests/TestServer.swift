@@ -1,5 +1,5 @@
 import Crypto
-import DevCertificates
+import DevCredentials
 import Foundation
 import HTTP2
 import HTTP2Server

@@ -3,7 +3,7 @@ import APNsMock
 import BroadcastChannels
 import Contracts
 import Crypto
-import DevCertificates
+import DevCredentials
 import Foundation
 import LiveActivities
 import Postgres
