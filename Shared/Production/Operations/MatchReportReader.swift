@@ -63,7 +63,7 @@ public struct MatchReportReader: Sendable {
                                 generation: Int(try row.decode("generation", as: Int32.self)))
         }
         report.pushes = await pushes(matchId)
-        (report.lag, report.lagError) = await ServiceGroupLag.read(admin)
+        (report.lag, report.lagError) = await ConsumerGroupLag.read(admin)
         return report
     }
 
