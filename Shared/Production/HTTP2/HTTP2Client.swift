@@ -52,7 +52,9 @@ public final class HTTP2Client: Sendable {
         }
     }
 
-    /// Fails queued requests, closes every connection and stops the loop thread.
+    /// Fails the queued requests, and every later one, with `HTTP2Error.shutdown`, and closes every connection:
+    /// a request in flight on one fails with `.connectionLost`. Returns at once (the work runs on the loop
+    /// thread). The loop thread itself keeps running until the client is released: `deinit` stops it.
     public func shutdown() {
         let pool = self.pool
         loop.execute { pool.value.shutdown() }
