@@ -132,7 +132,7 @@ final class SimulatedDevice: Sendable {
                 return
             } catch {
                 if attempt == attempts {
-                    logger.error("follow failed", ["device": deviceId, "match": matchId, "reason": String(describing: error)])
+                    logger.error("follow failed", ["device": deviceId, "match_id": matchId, "reason": String(describing: error)])
                     return
                 }
                 try? await Task.sleep(for: .milliseconds(500 * attempt))
