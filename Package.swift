@@ -88,7 +88,7 @@ var productionLibraries: [Target] {[
     shared("BroadcastChannels", ["Postgres", "Contracts", "Runtime"]),
     shared("Matches", ["Contracts", "Postgres"]),
     shared("Detection", ["Cricket", "Contracts", "FastJSON"]),
-    // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests, the self-signed certificate tool.
+    // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests.
     shared("Crypto", ["COpenSSL", "COpenSSLShim"]),
     shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
@@ -115,7 +115,7 @@ var productionExecutables: [Target] {
                       "BroadcastChannels", "Operations"],
               main: ["Auth", "HTTPServer", "Kafka", "Postgres", "Runtime", "ServiceKit"])
     + [.executableTarget(name: "Sightscreen", dependencies: ["CommandLineSupport", "DeadPushRedrive", "Runtime", "Kafka", "Postgres", "Schema",
-                                                             "Contracts", "Auth", "FanOut", "Operations"],
+                                                             "Contracts", "FanOut", "Operations"],
                          path: "Services/Production/Sightscreen")]
 }
 
@@ -124,13 +124,18 @@ var productionExecutables: [Target] {
 var harnessTargets: [Target] {[
     harness("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
     harness("ClientCore", ["Contracts", "Runtime"]),
-    harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "Runtime"]),
+    // Dev key material, never shipped: the self-signed TLS certificate (mock-apns), APNs .p8-like keys, the JWT
+    // dev key pair and its signer (sightscreen-dev's `token`, device-sim, tests).
+    harness("DevCredentials", ["APNs", "Auth", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
+    // The HTTP/2 server (mock-apns, tests): the connection, TLS and event-loop core of HTTP2 is `package` API.
+    harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2"]),
+    harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay"]),
-    harnessExecutable("SightscreenDev", ["CommandLineSupport", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
-    harnessExecutable("MockAPNs", ["APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
+    harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
+    harnessExecutable("MockAPNs", ["DevCredentials", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
-    harnessExecutable("DeviceSimulator", ["ClientCore", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+    harnessExecutable("DeviceSimulator", ["ClientCore", "DevCredentials", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
 ]}
 
 /// Benchmarks (Benchmarks/): harness too.
@@ -154,7 +159,7 @@ var testTargets: [Target] {[
     tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
     tests("KafkaTests", ["SharedTestSupport", "Kafka", "Runtime"]),
     tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
-    tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
+    tests("PostgresTests", ["Postgres", "Schema", "Runtime", "SharedTestSupport"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),
     tests("MatchesTests", ["ServerTestSupport", "Matches", "Postgres", "Schema", "Runtime"]),
     tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Runtime"]),
@@ -166,17 +171,17 @@ var testTargets: [Target] {[
     tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("DetectorServiceTests", ["SharedTestSupport", "ServerTestSupport", "Detector", "FeedHistory", "DeadLetter", "Detection", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres",
                                    "Schema", "Runtime"]),
-    tests("ClientCoreTests", ["ClientCore", "Contracts"]),
-    tests("HTTP2Tests", ["HTTP2", "Crypto", "Runtime"]),
-    tests("CryptoTests", ["Crypto"]),
-    tests("APNsTests", ["SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
+    tests("ClientCoreTests", ["ClientCore", "Contracts", "SharedTestSupport"]),
+    tests("HTTP2Tests", ["DevCredentials", "HTTP2", "HTTP2Server", "Crypto", "Runtime"]),
+    tests("CryptoTests", ["DevCredentials", "Crypto"]),
+    tests("APNsTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
     tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
-    tests("PollerTests", ["SharedTestSupport", "Poller", "LACoordinator", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
-    tests("APNsSenderTests", ["APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
-    tests("DeployTests", []),
-    tests("DeviceSimulatorTests", ["SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
-    tests("AuthTests", ["SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["SharedTestSupport", "API", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("PollerTests", ["DevCredentials", "SharedTestSupport", "Poller", "LACoordinator", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
+    tests("APNsSenderTests", ["DevCredentials", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+    tests("DeployTests", ["SharedTestSupport"]),
+    tests("DeviceSimulatorTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
+    tests("AuthTests", ["DevCredentials", "SharedTestSupport", "Auth", "Crypto", "Runtime"]),
+    tests("APITests", ["DevCredentials", "SharedTestSupport", "API", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

@@ -1,3 +1,4 @@
+import DevCredentials
 import SharedTestSupport
 @testable import API
 import Auth

@@ -1,4 +1,5 @@
 @testable import API
+import SharedTestSupport
 import Synchronization
 import Testing
 import Runtime

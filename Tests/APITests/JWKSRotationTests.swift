@@ -1,6 +1,7 @@
 @testable import API
 import Auth
 import Crypto
+import DevCredentials
 import Foundation
 import HTTPServer
 import Runtime

@@ -31,11 +31,3 @@ final class TestGate: Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms until it holds; fails after `timeout` naming `what`.
-func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw APITestFailure(description: "not within \(timeout): \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -191,13 +191,13 @@ final class ScriptedTransport: APNsTransport {
         let (processor, producer) = try await Self.processor(
             transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .seconds(2), maxDelay: .seconds(2)))
         let older = Task { await processor.process(Self.broadcastJob(channel: "TEFURVNU", seq: 1, now: clock.now())) }
-        try await SenderFixtures.waitUntil("the first attempt", timeout: .seconds(20)) { transport.attempts("TEFURVNU") == 1 }
+        try await eventually("the first attempt", within: .seconds(20), every: .milliseconds(50)) { transport.attempts("TEFURVNU") == 1 }
         #expect(await processor.process(Self.broadcastJob(channel: "TEFURVNU", seq: 2, now: clock.now())) == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
         #expect(await older.value == .finished(delivered: 0, tokenInvalid: 0, dead: 0), "superseded, not sent again")
         #expect(transport.attempts("TEFURVNU") == 2)
         #expect(transport.sentBroadcasts.filter { $0.channel.rawValue == "TEFURVNU" }.map(\.requestID).count == 2)
         let end = Task { await processor.process(Self.broadcastJob(channel: "RU5E", seq: 3, kind: .liveActivityEnd, priority: 10, now: clock.now())) }
-        try await SenderFixtures.waitUntil("the end's first attempt", timeout: .seconds(20)) { transport.attempts("RU5E") == 1 }
+        try await eventually("the end's first attempt", within: .seconds(20), every: .milliseconds(50)) { transport.attempts("RU5E") == 1 }
         _ = await processor.process(Self.broadcastJob(channel: "RU5E", seq: 4, now: clock.now()))
         #expect(await end.value == .finished(delivered: 1, tokenInvalid: 0, dead: 0), "the end is sent although a newer job came")
         // A fan-out retried after a failure produces the same broadcast again: not sent twice to the audience.

@@ -109,10 +109,10 @@ import Testing
         let order = SendOrder()
         let old = Self.job(seq: 1, targets: [SenderFixtures.target(token)])
         let running = Task { await processor.process(old, key: "m1:2", order: order) }
-        try await SenderFixtures.waitUntil("the first attempt", timeout: .seconds(30)) { transport.attempts(token) == 1 }
+        try await eventually("the first attempt", within: .seconds(30), every: .milliseconds(50)) { transport.attempts(token) == 1 }
         // A newer state of the same key begins while the old job waits out its back-off.
         let newer = Self.job(seq: 2, targets: [SenderFixtures.target(token)])
-        try await SenderFixtures.waitUntil("the old round to end", timeout: .seconds(30)) { order.mayStart(newer, key: "m1:2") }
+        try await eventually("the old round to end", within: .seconds(30), every: .milliseconds(50)) { order.mayStart(newer, key: "m1:2") }
         #expect(order.beginRound(newer, key: "m1:2"))
         order.endRound(newer, key: "m1:2")
         #expect(await running.value == .finished(delivered: 0, tokenInvalid: 0, dead: 0))

@@ -43,7 +43,7 @@ import SharedTestSupport
         #expect(sender.metrics.render().contains("apns_send_seconds_count \(total)"))
         #expect(sender.metrics.render().contains("# TYPE apns_in_flight gauge"))
         #expect(try await sender.drainResults(for: .seconds(1)).isEmpty, "nothing dead, nothing token-invalid")
-        try await SenderFixtures.waitUntil("the lag gauge", timeout: .seconds(10)) {
+        try await eventually("the lag gauge", within: .seconds(10), every: .milliseconds(50)) {
             sender.metrics.render().contains("kafka_consumer_lag{group=\"\(sender.configuration.groupID)\",partition=\"0\",topic=\"\(sender.configuration.jobsTopic)\"} 0")
         }
         try await sender.stop()
@@ -247,7 +247,7 @@ import SharedTestSupport
         key.priority = 10
         let next = SenderFixtures.job(targets: (0..<3).map { _ in SenderFixtures.target() })
         try await sender.produce([key, next], key: "m1:0")
-        try await SenderFixtures.waitUntil("the next job delivered while the key push is throttled", timeout: .seconds(20)) {
+        try await eventually("the next job delivered while the key push is throttled", within: .seconds(20), every: .milliseconds(50)) {
             next.targets.allSatisfy { !mock.deliveries(token: $0.token).isEmpty }
         }
         #expect(mock.deliveries(token: throttled.token).isEmpty)
@@ -255,7 +255,7 @@ import SharedTestSupport
         #expect(throttledAnswers >= 1)
         #expect(try await sender.committed().values.reduce(0, +) == 0, "the key push, first on the partition, is not final")
         // Past the priority-5 attempt limit (2) and still retried: it is a priority-10 push.
-        try await SenderFixtures.waitUntil("a third 429", timeout: .seconds(20)) { (mock.counters.rejected["TooManyRequests"] ?? 0) >= 3 }
+        try await eventually("a third 429", within: .seconds(20), every: .milliseconds(50)) { (mock.counters.rejected["TooManyRequests"] ?? 0) >= 3 }
         mock.setFaults(MockAPNsFaults())
         try await sender.waitForCommitted(2)
         #expect(mock.deliveries(token: throttled.token).count == 1)
@@ -353,7 +353,7 @@ import SharedTestSupport
         let sender = try await SenderHarness.start(mock: mock, connections: 1)
         let job = SenderFixtures.job(targets: (0..<50).map { _ in SenderFixtures.target() })
         try await sender.produce([job])
-        try await SenderFixtures.waitUntil("the job in flight", timeout: .seconds(20)) {
+        try await eventually("the job in flight", within: .seconds(20), every: .milliseconds(50)) {
             sender.metrics.value("apns_sender_jobs_in_flight") == 1
         }
         try await sender.stop()

@@ -1,4 +1,5 @@
 import Crypto
+import DevCredentials
 import APNs
 import APNsMock
 import Contracts
@@ -103,15 +104,6 @@ enum SenderFixtures {
             jobId: "job-\(UUID().uuidString)", kind: kind, matchId: matchId, stateSeq: 1, priority: 5,
             expiration: seconds + expiresIn, relevanceScore: nil, payload: payload ?? Self.payload(kind, now: seconds),
             targets: targets, createdAt: seconds * 1000)
-    }
-
-    /// Polls `condition` every 50 ms; fails with `what` after `timeout`.
-    static func waitUntil(_ what: String, timeout: Duration, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw SenderTestFailure(description: "timed out after \(timeout) waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }
 

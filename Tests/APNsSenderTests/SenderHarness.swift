@@ -6,6 +6,7 @@ import Foundation
 import Kafka
 import Runtime
 import ServiceKit
+import SharedTestSupport
 import Testing
 
 /// One in-process apns-sender against the real broker (fresh topics and group) and an in-process
@@ -93,7 +94,7 @@ final class SenderHarness: Sendable {
 
     /// Waits until the consumer joined the group (readiness "kafka").
     func waitUntilReady(timeout: Duration = .seconds(20)) async throws {
-        try await SenderFixtures.waitUntil("the sender joined its group", timeout: timeout) { readiness.isReady }
+        try await eventually("the sender joined its group", within: timeout, every: .milliseconds(50)) { readiness.isReady }
     }
 
     /// Committed next-offsets of the sender's group on the jobs topic.
@@ -103,7 +104,7 @@ final class SenderHarness: Sendable {
 
     /// Waits until the group's committed offsets sum to `messages` (every message committed).
     func waitForCommitted(_ messages: Int64, timeout: Duration = .seconds(30)) async throws {
-        try await SenderFixtures.waitUntil("\(messages) committed messages", timeout: timeout) {
+        try await eventually("\(messages) committed messages", within: timeout, every: .milliseconds(50)) {
             try await committed().values.reduce(0, +) == messages
         }
     }

@@ -44,14 +44,14 @@ import Testing
         var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
         func waitUntilReady(timeout: Duration = .seconds(30)) async throws {
-            try await SenderFixtures.waitUntil("apns-sender /ready (log: \(log.suffix(2000)))", timeout: timeout) {
+            try await eventually("apns-sender /ready (log: \(log.suffix(2000)))", within: timeout, every: .milliseconds(50)) {
                 guard process.isRunning else { throw SenderTestFailure(description: "apns-sender exited: \(log.suffix(2000))") }
                 return (try? await LocalHTTP.get(port: port, path: "/ready", waitUpTo: .milliseconds(200)).status) == 200
             }
         }
 
         func waitForExit(timeout: Duration) async throws -> Int32 {
-            try await SenderFixtures.waitUntil("apns-sender to exit", timeout: timeout) { !process.isRunning }
+            try await eventually("apns-sender to exit", within: timeout, every: .milliseconds(50)) { !process.isRunning }
             await process.waitForExit()
             return process.terminationStatus
         }
@@ -98,7 +98,7 @@ import Testing
         let first = try SenderProcess(environment: environment)
         try await first.waitUntilReady()
         _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(job))
-        try await SenderFixtures.waitUntil("the first pushes of the job", timeout: .seconds(20)) { mock.counters.accepted >= 20 }
+        try await eventually("the first pushes of the job", within: .seconds(20), every: .milliseconds(50)) { mock.counters.accepted >= 20 }
         first.kill(SIGKILL)
         #expect(try await first.waitForExit(timeout: .seconds(5)) == SIGKILL)
         let deliveredBeforeKill = Set(mock.deliveries().map(\.token))
@@ -108,10 +108,10 @@ import Testing
 
         mock.setFaults(MockAPNsFaults())
         let second = try SenderProcess(environment: environment)
-        try await SenderFixtures.waitUntil("every target answered after the restart", timeout: .seconds(60)) {
+        try await eventually("every target answered after the restart", within: .seconds(60), every: .milliseconds(50)) {
             Set(mock.deliveries().map(\.token)).count == 300
         }
-        try await SenderFixtures.waitUntil("the job committed", timeout: .seconds(20)) {
+        try await eventually("the job committed", within: .seconds(20), every: .milliseconds(50)) {
             try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5)).values.reduce(0, +) == 1
         }
         for target in job.targets {
@@ -148,7 +148,7 @@ import Testing
         let first = try SenderProcess(environment: environment)
         try await first.waitUntilReady()
         _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(job))
-        try await SenderFixtures.waitUntil("the first pushes of the job", timeout: .seconds(20)) { mock.counters.accepted >= 10 }
+        try await eventually("the first pushes of the job", within: .seconds(20), every: .milliseconds(50)) { mock.counters.accepted >= 10 }
         first.kill(SIGTERM)
         #expect(try await first.waitForExit(timeout: .seconds(40)) == 0, "log: \(first.log.suffix(1500))")
         for target in job.targets {
@@ -162,7 +162,7 @@ import Testing
         try await second.waitUntilReady()
         let sentinel = SenderFixtures.job(targets: [SenderFixtures.target()])
         _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(sentinel))
-        try await SenderFixtures.waitUntil("the sentinel job delivered", timeout: .seconds(30)) {
+        try await eventually("the sentinel job delivered", within: .seconds(30), every: .milliseconds(50)) {
             !mock.deliveries(token: sentinel.targets[0].token).isEmpty
         }
         for target in job.targets {

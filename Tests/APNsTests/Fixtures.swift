@@ -1,4 +1,5 @@
 import Crypto
+import DevCredentials
 import APNs
 import APNsMock
 import Contracts

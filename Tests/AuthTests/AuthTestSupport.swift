@@ -1,5 +1,6 @@
 import Auth
 import Crypto
+import DevCredentials
 import Foundation
 import Runtime
 import SharedTestSupport

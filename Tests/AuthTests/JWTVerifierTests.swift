@@ -1,4 +1,5 @@
 import Auth
+import DevCredentials
 import Foundation
 import Runtime
 import Testing

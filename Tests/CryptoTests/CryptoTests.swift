@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Crypto
+import DevCredentials
 
 /// The one OpenSSL key owner: generation, PEM round trips, JWS signatures of both kinds, digests
 /// against published test vectors, and the certificate tool.

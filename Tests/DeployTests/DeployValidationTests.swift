@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// The deployment files (deploy/, docker-compose.yml) checked against the code by
@@ -9,14 +10,14 @@ struct DeployValidationTests {
 
     @Test("python3 with PyYAML and kubernetes-validate is installed")
     func pythonToolsPresent() async throws {
-        let result = try await ScriptRunner.run(["python3", "-c", "import yaml, jsonschema, kubernetes_validate"])
+        let result = try await ScriptRunner.output(["python3", "-c", "import yaml, jsonschema, kubernetes_validate"])
         #expect(result.status != 127, "python3 is missing: \(Self.setupHint)")
         #expect(result.status == 0, "PyYAML or kubernetes-validate is missing: \(Self.setupHint)\n\(result.output)")
     }
 
     @Test("scripts/validate-deploy passes: Dockerfile packages, compose, Prometheus, Grafana, Kubernetes")
     func validateDeployPasses() async throws {
-        let result = try await ScriptRunner.run(["python3", "scripts/validate-deploy", "--quiet"])
+        let result = try await ScriptRunner.output(["python3", "scripts/validate-deploy", "--quiet"])
         #expect(result.status != 127, "python3 is missing: \(Self.setupHint)")
         #expect(result.status != 2, "validate-deploy cannot run: \(Self.setupHint)\n\(result.output)")
         #expect(result.status == 0, "validate-deploy found problems (exit \(result.status)):\n\(result.output)")
@@ -30,7 +31,7 @@ struct DeployValidationTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let files = FileManager.default
         try files.createDirectory(at: root, withIntermediateDirectories: true)
-        for item in ["Package.swift", "Shared", "Services", "Benchmarks", "Tests", "deploy", "scripts", "docker-compose.yml"] {
+        for item in ["Package.swift", "Shared", "Services", "Benchmarks", "Tests", "deploy", "scripts", "docs", "docker-compose.yml"] {
             let source = ScriptRunner.repositoryRoot.appendingPathComponent(item)
             guard files.fileExists(atPath: source.path) else { continue }
             try files.copyItem(at: source, to: root.appendingPathComponent(item))
@@ -41,7 +42,7 @@ struct DeployValidationTests {
                                                 with: "    command: [\"api\"]\n    environment:\n      NOT_READ_BY_ANYTHING: \"1\"\n")
         try #require(drifted != text, "docker-compose.yml no longer has the api block this test edits")
         try drifted.write(to: compose, atomically: true, encoding: .utf8)
-        let result = try await ScriptRunner.run(["python3", "scripts/validate-deploy", "--quiet", "--root", root.path])
+        let result = try await ScriptRunner.output(["python3", "scripts/validate-deploy", "--quiet", "--root", root.path])
         #expect(result.status == 1, "expected a failure, got exit \(result.status):\n\(result.output)")
         #expect(result.output.contains("api: NOT_READ_BY_ANYTHING is read by NOTHING"), "\(result.output)")
     }

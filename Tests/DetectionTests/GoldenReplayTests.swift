@@ -17,7 +17,7 @@ struct GoldenReplayTests {
         var state: DetectorState?
     }
 
-    static func replay(_ match: CricsheetMatch, configuration: DetectorConfiguration = .init()) -> Replay {
+    static func replay(_ match: CricsheetMatch, configuration: DetectionTuning = .init()) -> Replay {
         let builder = SportMonksFixtureBuilder(match: match)
         let detector = MatchDetector(configuration: configuration)
         var result = Replay()

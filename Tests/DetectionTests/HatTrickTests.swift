@@ -16,7 +16,7 @@ struct HatTrickTests {
     static let dots = [F.Outcome](repeating: .runs(0), count: 6)
 
     /// Runs the specs ball by ball through the detector; returns every detected event and bus event.
-    static func run(_ specs: [F.Spec], configuration: DetectorConfiguration = .noCooldowns) -> ([DetectedEvent], [MatchBusEvent]) {
+    static func run(_ specs: [F.Spec], configuration: DetectionTuning = .noCooldowns) -> ([DetectedEvent], [MatchBusEvent]) {
         let balls = F.balls(specs)
         let detector = MatchDetector(configuration: configuration)
         var state: DetectorState?

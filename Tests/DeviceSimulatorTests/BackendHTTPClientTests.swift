@@ -1,3 +1,4 @@
+import DevCredentials
 @testable import DeviceSimulator
 import Auth
 import ClientCore

@@ -2,6 +2,7 @@
 import ClientCore
 import Contracts
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Devices on ClientCore against a fake api, fed by the delivery intake from a fake mock-apns.

@@ -1,11 +1,13 @@
 @testable import DeviceSimulator
 import Crypto
+import DevCredentials
 import APNs
 import APNsMock
 import Contracts
 import Foundation
 import HTTP2
 import Runtime
+import SharedTestSupport
 import Testing
 
 /// The real path: pushes sent over APNs HTTP/2 to an in-process mock-apns, read back by the

@@ -3,6 +3,7 @@ import ClientCore
 import Contracts
 import Foundation
 import Runtime
+import SharedTestSupport
 import Synchronization
 import Testing
 
@@ -140,16 +141,6 @@ enum Sample {
         configuration.idPrefix = "t\(UInt32.random(in: 0...UInt32.max))"
         return configuration
     }
-}
-
-/// Polls `condition` every 20 ms for up to `seconds`.
-func eventually(seconds: Double = 60, _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return await condition()
 }
 
 /// A fleet of `devices` on one fake backend, launched (following `follow`), with an intake over `mock`.

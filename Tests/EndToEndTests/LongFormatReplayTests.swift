@@ -52,7 +52,7 @@ import Testing
             Issue.record("\(error)\nlogs: \(logs.joined(separator: " "))")
         }
         let elapsed = ContinuousClock.now - started
-        Logger(label: "long").info("replayed through the pipeline", ["match": String(match), "seconds": "\(elapsed.components.seconds)"])
+        Logger(label: "long").info("replayed through the pipeline", ["match_id": String(match), "seconds": "\(elapsed.components.seconds)"])
     }
 
     /// Multi-day activities (item 3), on the match's first day: the replay is held at day 1's close of play
@@ -166,7 +166,7 @@ import Testing
         let largest = PrometheusText.sum(poller, metric: "poller_snapshot_largest_message_bytes", matching: [:])
         #expect(largest > 0 && largest <= Double(FixtureSnapshot.maximumBytes), "largest snapshot \(largest) bytes")
         #expect(PrometheusText.sum(poller, metric: "poller_errors_total", matching: ["kind": "snapshot_too_large"]) == 0)
-        Logger(label: "long").info("message sizes", ["match": fixture, "largest_snapshot_bytes": "\(Int(largest))",
+        Logger(label: "long").info("message sizes", ["match_id": fixture, "largest_snapshot_bytes": "\(Int(largest))",
             "snapshot_messages": "\(Int(PrometheusText.sum(poller, metric: "poller_snapshot_messages_total", matching: [:])))"])
     }
 }

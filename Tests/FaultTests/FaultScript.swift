@@ -2,6 +2,7 @@ import DevStack
 import PipelineTestSupport
 import Foundation
 import Runtime
+import SharedTestSupport
 
 /// One fault the suite injects while the match is live, and what it saw happen.
 struct FaultObservation: Sendable, CustomStringConvertible {
@@ -190,7 +191,7 @@ struct FaultInjector {
         let outputFile = stack.options.logDirectory.appendingPathComponent("restart-postgres.log")
         var environment = ProcessInfo.processInfo.environment
         environment["STACK_DIR"] = stackDirectory.path
-        let status = try await ScriptRunner.run(script.path, ["restart-postgres"], environment: environment,
+        let status = try await ScriptRunner.run([script.path, "restart-postgres"], environment: environment,
                                                 outputFile: outputFile, timeout: .seconds(120))
         let output = await DevLogFile.tail(outputFile, lines: 2).trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0 else { throw PipelineTestFailure("scripts/stack restart-postgres exited \(status): \(output)") }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP2
+import HTTP2Server
 import Synchronization
 import Testing
 

@@ -1,6 +1,8 @@
 import Crypto
+import DevCredentials
 import Foundation
 import HTTP2
+import HTTP2Server
 
 /// A throwaway certificate directory and helpers shared by the HTTP/2 tests.
 enum TestTLS {

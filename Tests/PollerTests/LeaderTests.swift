@@ -4,20 +4,12 @@ import Foundation
 import Postgres
 import Runtime
 import ServiceKit
+import SharedTestSupport
 import Testing
 @testable import Poller
 
 /// Two poller replicas: one leads under the advisory lock, the other waits (/ready false) and takes over.
 @Suite struct LeaderTests {
-    static func waitUntil(_ timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     @Test func secondReplicaWaitsAndTakesOverWhenTheFirstStops() async throws {
         let (database, schema) = try await PollerTestSupport.database()
         let producer = try PollerTestSupport.producer()
@@ -40,19 +32,19 @@ import Testing
         let readyA = Readiness(), readyB = Readiness()
         let serviceA = replica(readyA), serviceB = replica(readyB)
         let a = Task { await serviceA.run() }
-        #expect(await Self.waitUntil { readyA.isReady }, "the first replica takes the lock")
+        #expect(await eventually(every: .milliseconds(50)) { readyA.isReady }, "the first replica takes the lock")
         let b = Task { await serviceB.run() }
         try await Task.sleep(for: .seconds(1))
         #expect(!readyB.isReady && readyB.unmet == ["leader"], "the second replica waits, /ready false")
         #expect(readyA.isReady)
-        #expect(await Self.waitUntil { fake.feed.requestsServed["livescores", default: 0] > 0 }, "the leader polls")
+        #expect(await eventually(every: .milliseconds(50)) { fake.feed.requestsServed["livescores", default: 0] > 0 }, "the leader polls")
 
         a.cancel()
         await a.value
         #expect(!readyA.isReady)
-        #expect(await Self.waitUntil { readyB.isReady }, "the second replica takes over once the first stops")
+        #expect(await eventually(every: .milliseconds(50)) { readyB.isReady }, "the second replica takes over once the first stops")
         let before = fake.feed.requestsServed["livescores", default: 0]
-        #expect(await Self.waitUntil { fake.feed.requestsServed["livescores", default: 0] > before }, "and polls")
+        #expect(await eventually(every: .milliseconds(50)) { fake.feed.requestsServed["livescores", default: 0] > before }, "and polls")
         b.cancel()
         await b.value
         let snapshots = try await PollerTestSupport.snapshots(matchId: String(1304076 + offset), expected: 1)

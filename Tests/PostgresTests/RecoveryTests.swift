@@ -1,5 +1,6 @@
 import Foundation
 import Postgres
+import SharedTestSupport
 import Testing
 
 extension PostgresServerTests {
@@ -57,11 +58,10 @@ extension PostgresServerTests {
         /// Runs `<repo>/scripts/stack restart-postgres` (honouring `STACK_DIR` when set).
         /// - Returns: how long it took, in seconds.
         static func restartServer() async throws -> Double {
-            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
-            let script = repository.appendingPathComponent("scripts/stack")
+            let script = ScriptRunner.repositoryRoot.appendingPathComponent("scripts/stack")
             let start = ContinuousClock.now
-            let (status, output) = try await ScriptRunner.run(script.path, ["restart-postgres"])
+            let run = try await ScriptRunner.output(["/bin/bash", script.path, "restart-postgres"])
+            let (status, output) = (run.status, run.output)
             guard status == 0 else {
                 throw TestFailure(
                     "\(script.path) restart-postgres exited \(status): \(output) (when testing from a worktree, set STACK_DIR to the stack's folder, e.g. STACK_DIR=/work/main/.stack)")

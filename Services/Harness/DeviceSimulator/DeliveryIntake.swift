@@ -46,7 +46,7 @@ actor DeliveryIntake {
 
     /// Routes and applies `batch` (ascending sequence) and advances the cursor past it.
     func apply(_ batch: [MockDelivery]) async {
-        var perDevice: [Int: [(MockDelivery, TokenKind)]] = [:]
+        var perDevice: [Int: [(MockDelivery, DeliveryTokenKind)]] = [:]
         for delivery in batch {
             if let sequence = delivery.sequence { cursor = max(cursor, sequence) }
             guard let route = fleet.directory.route(delivery.token), let _ = fleet.device(index: route.deviceIndex) else {

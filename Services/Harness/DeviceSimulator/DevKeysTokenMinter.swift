@@ -1,4 +1,5 @@
 import Auth
+import DevCredentials
 import Foundation
 
 /// Mints RS256 access tokens in-process with the dev key pair `sightscreen dev-keys` wrote (the

@@ -132,7 +132,7 @@ final class SimulatedDevice: Sendable {
                 return
             } catch {
                 if attempt == attempts {
-                    logger.error("follow failed", ["device": deviceId, "match": matchId, "reason": String(describing: error)])
+                    logger.error("follow failed", ["device": deviceId, "match_id": matchId, "reason": String(describing: error)])
                     return
                 }
                 try? await Task.sleep(for: .milliseconds(500 * attempt))
@@ -161,7 +161,7 @@ final class SimulatedDevice: Sendable {
     /// Handles one push mock-apns accepted for a token of this device; `copyOf` is the broadcast's request id when
     /// the push is a broadcast's copy to a channel activity (a second copy of one broadcast is counted as repeated).
     @discardableResult
-    func receive(payload: String, kind: TokenKind, copyOf broadcast: String? = nil, priority: Int? = nil, acceptedAt: Int64? = nil)
+    func receive(payload: String, kind: DeliveryTokenKind, copyOf broadcast: String? = nil, priority: Int? = nil, acceptedAt: Int64? = nil)
         async -> Disposition
     {
         let bytes = Array(payload.utf8)
@@ -175,7 +175,7 @@ final class SimulatedDevice: Sendable {
     }
 
     /// Adds the push to the timeline; a priority-10 push with an alert raises the banner.
-    private func record(_ push: ActivityPush?, bytes: Int, kind: TokenKind, background: Bool, disposition: Disposition, priority: Int?,
+    private func record(_ push: ActivityPush?, bytes: Int, kind: DeliveryTokenKind, background: Bool, disposition: Disposition, priority: Int?,
                         acceptedAt: Int64?) {
         let now = Int64(clock.now().timeIntervalSince1970 * 1000)
         let name: String = switch disposition {
@@ -206,7 +206,7 @@ final class SimulatedDevice: Sendable {
 
     /// What the push does to the device: `push` is the decoded Live Activity push (nil: not one), `background` a
     /// background end the notification handling already applied.
-    private func apply(_ push: ActivityPush?, kind: TokenKind, background: Bool, copyOf broadcast: String?) async -> Disposition {
+    private func apply(_ push: ActivityPush?, kind: DeliveryTokenKind, background: Bool, copyOf broadcast: String?) async -> Disposition {
         if kind == .channel {
             stats.withLock { stats in
                 stats.channelCopies += 1

@@ -1,8 +1,9 @@
 import Synchronization
 import Runtime
 
-/// Which token a delivery was addressed to.
-enum TokenKind: String, Sendable, Equatable, Codable {
+/// Which token a delivery reached the simulated device by (not `Contracts.TokenKind`, which names the token a
+/// `TokenInvalid` message is about).
+enum DeliveryTokenKind: String, Sendable, Equatable, Codable {
     /// The standard APNs device token (alerts).
     case device
     /// The ActivityKit push-to-start token.
@@ -16,7 +17,7 @@ enum TokenKind: String, Sendable, Equatable, Codable {
 /// Where a token leads: a device (by index in the fleet) and the kind of token.
 struct TokenRoute: Sendable, Equatable {
     var deviceIndex: Int
-    var kind: TokenKind
+    var kind: DeliveryTokenKind
 }
 
 /// Token → device routing for every simulated device, filled as tokens are issued (before they
@@ -28,7 +29,7 @@ final class TokenDirectory: Sendable {
 
     init() {}
 
-    func register(_ token: String, deviceIndex: Int, kind: TokenKind) {
+    func register(_ token: String, deviceIndex: Int, kind: DeliveryTokenKind) {
         routes.withLock { $0[token.lowercased()] = TokenRoute(deviceIndex: deviceIndex, kind: kind) }
     }
 

@@ -12,6 +12,7 @@
 // Every flag can also come from the environment: MOCK_APNS_PORT, MOCK_APNS_KEY, … (upper-case,
 // dashes → underscores). Control API: https://127.0.0.1:PORT/mock/{counters,faults,unregistered,deliveries,reset}.
 import Crypto
+import DevCredentials
 import APNs
 import APNsMock
 import Dispatch

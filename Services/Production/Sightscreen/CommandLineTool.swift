@@ -32,6 +32,7 @@ struct CommandLineTool {
           version                         versions of the loaded C libraries
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
+                                          (both run sightscreen-dev: development harness, not in the production image)
           dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--exit-when-done]
                                           the demo: the whole stack replaying a Cricsheet match to simulated
                                           devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it).
@@ -60,9 +61,9 @@ struct CommandLineTool {
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "match": try await MatchCommand(console: console, environment: environment, admin: try? admin()).run(arguments.dropFirst())
         case "version": version()
-        case "token": try TokenCommand(console: console, environment: environment).token(arguments.dropFirst())
-        case "dev-keys": try TokenCommand(console: console, environment: environment).devKeys()
-        case "dev": try DevForwarding.exec(arguments.dropFirst())
+        // Dev tokens and the demo are harness (sightscreen-dev): forwarded, never linked here.
+        case "token", "dev-keys": try DevForwarding.exec(command: arguments[0], ArraySlice(arguments))
+        case "dev": try DevForwarding.exec(command: "dev", arguments.dropFirst())
         case "help", "--help", "-h", nil: console.line(Self.usage)
         case let other?: throw UsageError(message: "unknown command \(other)")
         }

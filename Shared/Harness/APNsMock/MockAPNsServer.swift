@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 import HTTP2
+import HTTP2Server
 import Runtime
 
 /// An APNs look-alike over TLS HTTP/2 for tests and benchmarks: validates pushes like Apple

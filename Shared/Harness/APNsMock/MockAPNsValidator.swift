@@ -1,6 +1,7 @@
 import Runtime
 import APNs
 import HTTP2
+import HTTP2Server
 import Synchronization
 
 /// Apple's checks in pushy's order (reference apns.md §5.4), adapted to Live Activities: any

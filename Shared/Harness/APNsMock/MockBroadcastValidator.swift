@@ -1,6 +1,7 @@
 import APNs
 import FastJSON
 import HTTP2
+import HTTP2Server
 import Runtime
 
 /// Apple's checks of `POST /4/broadcasts/apps/<bundle>` (the push listener), in this order:

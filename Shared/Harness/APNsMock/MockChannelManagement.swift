@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 import HTTP2
+import HTTP2Server
 import Runtime
 
 /// The channel management API of one environment, as Apple serves it on

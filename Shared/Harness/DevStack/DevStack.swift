@@ -71,7 +71,7 @@ public final class DevStack: Sendable {
     /// Starts the replay now (`POST /admin/matches/:id/start` on the fake).
     public func startMatch() async throws(DevStackError) {
         try await controlReplay("start")
-        logger.info("match started", ["match": String(options.fixtureId), "speed": String(options.speed)])
+        logger.info("match started", ["match_id": String(options.fixtureId), "speed": String(options.speed)])
     }
 
     /// `POST /admin/matches/:id/<action>` on the fake: start, pause, resume, reset, or seek with a JSON body

@@ -28,15 +28,6 @@ public final class APNsSigningKey: Sendable {
         try self.init(pem: String(decoding: data, as: UTF8.self))
     }
 
-    /// A fresh P-256 private key as PKCS#8 PEM, shaped like an APNs `.p8` (for the mock and tests).
-    public static func generatePrivateKeyPEM() throws(APNsError) -> String {
-        do {
-            return try AsymmetricKey.generateP256().privateKeyPEM()
-        } catch {
-            throw .signingFailed(reason(error))
-        }
-    }
-
     /// The public half as PEM (safe to share and log).
     public var publicKeyPEM: String { key.publicKeyPEM }
 

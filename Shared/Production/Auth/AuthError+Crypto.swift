@@ -2,7 +2,7 @@ import Crypto
 
 extension AuthError {
     /// Runs an OpenSSL operation of `Crypto`, reporting its failure as the matching `AuthError`.
-    static func mapping<T>(_ operation: () throws(CryptoError) -> T) throws(AuthError) -> T {
+    package static func mapping<T>(_ operation: () throws(CryptoError) -> T) throws(AuthError) -> T {
         do {
             return try operation()
         } catch {

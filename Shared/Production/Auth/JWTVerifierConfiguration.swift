@@ -11,6 +11,11 @@ public struct JWTVerifierConfiguration: Sendable, Equatable {
     /// Longer tokens are refused before any parsing.
     public var maximumTokenBytes: Int
 
+    /// The issuer the api expects when AUTH_ISSUER is unset: the dev user pool (tokens of the dev key pair).
+    public static let defaultIssuer = "https://sightscreen.local/dev-user-pool"
+    /// The client id the api expects when AUTH_CLIENT_ID is unset.
+    public static let defaultClientId = "sightscreen-ios-dev"
+
     public init(
         issuer: String, clientId: String, acceptedTokenUses: Set<String> = ["access"], leewaySeconds: Int64 = 30,
         maximumTokenBytes: Int = 8192

@@ -17,7 +17,8 @@ public final class AsymmetricKey: @unchecked Sendable {
         case p256
     }
 
-    let key: OpaquePointer
+    /// The OpenSSL key, for this package's own OpenSSL code (the harness's certificate tool).
+    package let key: OpaquePointer
     /// RSA or P-256.
     public let kind: Kind
     /// True when the private half is present (the key can sign).

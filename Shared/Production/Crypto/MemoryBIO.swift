@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// An OpenSSL memory BIO, used to move PEM text in and out of OpenSSL.
-enum MemoryBIO {
+package enum MemoryBIO {
     /// Runs `write` on a fresh memory BIO and returns what it wrote as text.
-    static func text(_ write: (OpaquePointer) -> Int32) throws(CryptoError) -> String {
+    package static func text(_ write: (OpaquePointer) -> Int32) throws(CryptoError) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else { throw .certificate(OpenSSLErrorQueue.drain()) }
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { throw .certificate(OpenSSLErrorQueue.drain()) }

@@ -7,10 +7,10 @@ import Cricket
 /// state, so a snapshot re-processed after a crash reproduces exactly what may already have been produced.
 /// Time comes from the snapshot (`polledAt`), never from a clock read here: cooldowns are replay-safe.
 public struct MatchDetector: Sendable {
-    public var configuration: DetectorConfiguration
+    public var configuration: DetectionTuning
     let builder = DisplayStateBuilder()
 
-    public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
+    public init(configuration: DetectionTuning = DetectionTuning()) {
         self.configuration = configuration
     }
 

@@ -52,7 +52,9 @@ public final class HTTP2Client: Sendable {
         }
     }
 
-    /// Fails queued requests, closes every connection and stops the loop thread.
+    /// Fails the queued requests, and every later one, with `HTTP2Error.shutdown`, and closes every connection:
+    /// a request in flight on one fails with `.connectionLost`. Returns at once (the work runs on the loop
+    /// thread). The loop thread itself keeps running until the client is released: `deinit` stops it.
     public func shutdown() {
         let pool = self.pool
         loop.execute { pool.value.shutdown() }
@@ -61,7 +63,7 @@ public final class HTTP2Client: Sendable {
 
 /// A loop-confined object carried across threads only to be used on its loop.
 /// Thread safety (`@unchecked Sendable`): `value` is only touched inside tasks run by its EventLoop.
-struct LoopBound<Value: AnyObject>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct LoopBound<Value: AnyObject>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

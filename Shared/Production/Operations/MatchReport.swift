@@ -52,7 +52,7 @@ public struct MatchReport: Codable, Sendable, Equatable {
     public var lastEvent: LastEvent?
     public var channels: [Channel]
     public var pushes: Pushes?
-    public var lag: [ServiceGroupLag]
+    public var lag: [ConsumerGroupLag]
     /// Why lag could not be read, else nil.
     public var lagError: String?
 

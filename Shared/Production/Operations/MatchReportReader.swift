@@ -48,7 +48,7 @@ public struct MatchReportReader: Sendable {
             MatchReport.Channel(environment: $0.environment.rawValue, state: $0.state.rawValue, generation: $0.generation)
         }
         report.pushes = await pushes(matchId)
-        (report.lag, report.lagError) = await ServiceGroupLag.read(admin)
+        (report.lag, report.lagError) = await ConsumerGroupLag.read(admin)
         return report
     }
 

@@ -1,5 +1,6 @@
 import Auth
 import Crypto
+import DevCredentials
 import Foundation
 
 /// Forged, expired and otherwise invalid tokens for `APITestHarness`'s verifier, each with a name.

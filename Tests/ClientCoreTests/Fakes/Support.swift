@@ -1,3 +1,4 @@
+import SharedTestSupport
 import Testing
 import ClientCore
 import Contracts
@@ -31,15 +32,6 @@ final class LifecycleRecorder: Sendable {
     var all: [String] { events.withLock { $0 } }
 }
 
-/// Polls `condition` until it holds or about two seconds pass.
-func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-    for _ in 0..<400 {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
 /// A display state of `matchId` whose data is from `updatedAt` and whose headline says `score`.
 func displayState(_ matchId: String = "m1", updatedAt: Int64 = 1_800_000_000, score: String = "87/6") -> UnifiedDisplayState {
     let team = UnifiedDisplayState.TeamScore(abbr: "IND", name: "India", score: score, overs: "12.3")
@@ -62,6 +54,6 @@ func tokenFor(_ activityId: String) -> String { "tok-\(activityId)" }
 func expectEventually(
     _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () async -> Bool
 ) async {
-    let reached = await eventually(condition)
+    let reached = await eventually(within: .seconds(2), every: .milliseconds(5), condition)
     #expect(reached, comment, sourceLocation: sourceLocation)
 }

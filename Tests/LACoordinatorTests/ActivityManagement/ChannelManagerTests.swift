@@ -3,6 +3,7 @@ import APNsMock
 import BroadcastChannels
 import Contracts
 import Crypto
+import DevCredentials
 import Foundation
 import LiveActivities
 import Postgres

@@ -59,7 +59,7 @@ extension JobProcessor {
                 metrics.broadcastFinished("channel_invalid")
                 metrics.matches.count(job.matchId, "refused", 1)
                 metrics.jobFinished("delivered")
-                logger.warning("APNs no longer knows a broadcast channel", ["jobId": job.jobId, "matchId": job.matchId,
+                logger.warning("APNs no longer knows a broadcast channel", ["jobId": job.jobId, "match_id": job.matchId,
                                                                              "reason": lost.reason])
                 return .finished(delivered: 0, tokenInvalid: 1, dead: 0)
             case .retry, .regenerateJWTAndRetry:
@@ -89,7 +89,7 @@ extension JobProcessor {
         metrics.broadcastFinished("dead")
         metrics.matches.count(job.matchId, "dead", 1)
         metrics.jobFinished("dead")
-        logger.warning("broadcast dead-lettered", ["jobId": job.jobId, "matchId": job.matchId, "lastError": lastError])
+        logger.warning("broadcast dead-lettered", ["jobId": job.jobId, "match_id": job.matchId, "lastError": lastError])
         return .finished(delivered: 0, tokenInvalid: 0, dead: 1)
     }
 

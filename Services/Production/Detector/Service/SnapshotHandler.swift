@@ -78,7 +78,7 @@ struct SnapshotHandler: Sendable {
                 return try await reject(kind: error.kind, error: error.description, key: key, source: source)
             }
             metrics.resync()
-            logger.info("rebuilt the ball set from the history", ["event": "ball_history_resync", "match": decoded.matchId,
+            logger.info("rebuilt the ball set from the history", ["event": "ball_history_resync", "match_id": decoded.matchId,
                                                                    "seq": String(decoded.seq)])
         }
         guard case .assembled(let fixture) = step else { return .pending }
@@ -86,11 +86,11 @@ struct SnapshotHandler: Sendable {
         let previous = try await store.load(matchId: matchId)
         let outcome = detector.process(fixture: fixture, matchId: matchId, polledAt: decoded.polledAt, state: previous)
         if let status = outcome.unknownStatus {
-            logger.warning("unknown status string", ["event": "unknown_status", "match": matchId, "status": status])
+            logger.warning("unknown status string", ["event": "unknown_status", "match_id": matchId, "status": status])
             metrics.unknownStatus()
         }
         if !outcome.correctedBallIds.isEmpty {
-            logger.info("corrected balls", ["event": "corrections", "match": matchId,
+            logger.info("corrected balls", ["event": "corrections", "match_id": matchId,
                                              "balls": outcome.correctedBallIds.map(String.init).joined(separator: ",")])
             metrics.corrections(outcome.correctedBallIds.count)
         }

@@ -7,27 +7,40 @@ import Runtime
 import Schema
 import ServiceKit
 
-// la-coordinator: consumes `match.events` (group "la-coordinator") and fans each event out as sharded
-// Live Activity push jobs on `push.jobs`; consumes `push.token-invalid` (group "la-coordinator-token-invalid")
-// and ends rows whose token APNs rejected; and, on one replica at a time (advisory lock LA_MANAGEMENT_LOCK_NAME),
-// manages Live Activities' lives: the 30 s orchestrator (starts, re-starts, a new day's starts, the 8-hour
-// rollover), the TTL sweep and, with BROADCAST_ENABLED, the broadcast channels with the APNs channel key
-// (ActivityManager). Configuration: CoordinatorConfiguration (environment).
+// la-coordinator: consumes `match.events` (group LA_EVENTS_GROUP_ID, "la-coordinator") and fans each event out
+// as Live Activity push jobs on `push.jobs`; consumes `push.token-invalid` (group LA_TOKEN_INVALID_GROUP_ID,
+// "la-coordinator-token-invalid") and ends rows whose token APNs rejected; and, on one replica at a time (advisory
+// lock LA_MANAGEMENT_LOCK_NAME), manages Live Activities' lives: the 30 s orchestrator (starts, re-starts, a new
+// day's starts, the 8-hour rollover), the TTL sweep and, with BROADCAST_ENABLED, the broadcast channels with the
+// APNs channel key (ActivityManager). Configuration: CoordinatorConfiguration (environment).
 //
 // Choices (see the types for details):
-// - One payload per event (EventPushPlan): aps.timestamp = emittedAt in seconds, stale-date = +STALE_AFTER_SECONDS,
-//   end events carry dismissal-date = +DISMISS_AFTER_SECONDS; over 4,096 bytes the state is trimmed in two steps
+// - Batches (EventLoop, EventBatchProcessor): what is already fetched (up to LA_COALESCE_MAX_EVENTS) is one
+//   batch; latest-wins drops plain updates older than a newer one of the same match, and a plain update that
+//   would repeat the match's last push is skipped; key and end events are never dropped. Unreadable messages
+//   go to the dead-letter topic.
+// - Overload (PlainUpdateGate): a plain update of a match whose previous fan-out apns-sender (group
+//   LA_SENDER_GROUP) is still sending is held (a newer one replaces it) for at least LA_PLAIN_UPDATE_SPACING_MS,
+//   at most LA_PLAIN_UPDATE_MAX_HOLD_MS; key events and ends go at once.
+// - One payload per event (EventPushPlan): aps.timestamp = emittedAt in seconds, stale-date = +STALE_AFTER_SECONDS
+//   (BREAK_STALE_AFTER_SECONDS during a stoppage), end events carry dismissal-date = +DISMISS_AFTER_SECONDS (a
+//   day's close of play +CLOSE_OF_PLAY_DISMISS_AFTER_SECONDS); over 4,096 bytes the state is trimmed in two steps
 //   (counted in la_payload_trimmed_total); if even that fails the event is skipped (la_payload_unsendable_total).
-// - Jobs: "eventId:shard:chunk", key "matchId:shard", shard = PushSharding (FNV-1a 64 % PUSH_SHARDS), ≤ 1,000
-//   targets, rows streamed in primary-key order so a replay of the same rows gives the same jobs and apns-ids.
-//   Priority 10 for key and end events, else 5. apns-expiration counts from job creation: plain updates
-//   PUSH_EXPIRATION_SECONDS (120; a newer score replaces them), key events KEY_PUSH_EXPIRATION_SECONDS (900),
-//   end pushes END_PUSH_EXPIRATION_SECONDS (3600: an undelivered end leaves the activity up until stale).
-// - Offsets are committed per batch only after every kept event's jobs are acknowledged (and, for an end
-//   event, the rows are ended). On SIGTERM the loops finish the batch in hand and commit it; a batch still
-//   unfinished when the grace period ends is cancelled, redelivered and re-fanned out with the same job ids.
-// - Match end ends every not-yet-ended row (active and pending) after the end jobs are acknowledged; a row
-//   activated between the stream and that update gets no end push and ends on the device when stale.
+// - Jobs (FanOutExecutor, composed by PushComposition.EventPushPlan; every push: docs/PUSHES.md): one broadcast job per APNs environment where the match has an active channel, then
+//   the token-mode rows: ids "eventId:shard:chunk", key "matchId:shard", shard = PushSharding (FNV-1a 64 %
+//   PUSH_SHARDS), ≤ 1,000 targets, rows streamed in primary-key order so a replay of the same rows gives the same
+//   jobs and apns-ids. Priority 10 for key and end events, else 5. apns-expiration counts from job creation:
+//   plain updates PUSH_EXPIRATION_SECONDS (120; a newer score replaces them), key events
+//   KEY_PUSH_EXPIRATION_SECONDS (900), end pushes END_PUSH_EXPIRATION_SECONDS (3600: an undelivered end leaves
+//   the activity up until stale).
+// - Offsets are committed only after every kept event's jobs are acknowledged (and, for an end event, the rows
+//   are ended), and never past a held plain update. On SIGTERM the events loop finishes the batch in hand,
+//   sends the held updates and commits; a batch still unfinished when the grace period ends is cancelled,
+//   redelivered and re-fanned out with the same job ids.
+// - The match's end ends every row not yet ended (active and pending, and those waiting for the next day) after
+//   the end jobs are acknowledged; a day's close of play ends them as day_end (a late one, after play resumed,
+//   is not sent). A row activated between the stream and that update gets no end push and ends on the device
+//   when stale.
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "la-coordinator") { try ServiceOptions(environment, defaultPort: 8083) }
 let configuration = ServiceHost.loadConfiguration(service: "la-coordinator") { try CoordinatorConfiguration(environment) }

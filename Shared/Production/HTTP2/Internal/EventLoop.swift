@@ -5,12 +5,12 @@ import Synchronization
 import Runtime
 
 /// Something that owns a file descriptor registered with an `EventLoop`. Called on the loop thread.
-protocol EventLoopHandler: AnyObject {
+package protocol EventLoopHandler: AnyObject {
     func handleEvents(readable: Bool, writable: Bool, failed: Bool)
 }
 
 /// Something that wants a call at the end of the current loop iteration (to batch writes).
-protocol EventLoopFlushable: AnyObject {
+package protocol EventLoopFlushable: AnyObject {
     func flushPending()
 }
 
@@ -18,7 +18,7 @@ protocol EventLoopFlushable: AnyObject {
 ///
 /// Thread safety (`@unchecked Sendable`): `incoming` is guarded by a `Mutex`, `stopping` is atomic;
 /// every other stored property is touched only on the loop thread (tasks reach it through `execute`).
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let incoming = LockedValue<[@Sendable () -> Void]>([])
@@ -32,7 +32,7 @@ final class EventLoop: @unchecked Sendable {
     private var dirtyIDs: Set<ObjectIdentifier> = []
     private var timers = TimerQueue()
 
-    init(name: String) throws {
+    package init(name: String) throws {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         self.name = name
@@ -48,7 +48,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the thread. Call once. Returns at once: the thread records its id itself.
-    func start() {
+    package func start() {
         let thread = Thread { [self] in
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             Self.blockBrokenPipeSignals()
@@ -64,7 +64,7 @@ final class EventLoop: @unchecked Sendable {
     /// called from `deinit`s and async code). Tasks already queued with `execute` still run first.
     /// The thread keeps this object alive until it has left its loop, so nothing it uses is freed
     /// under it.
-    func stop() {
+    package func stop() {
         stopping.store(true, ordering: .releasing)
         wake()
     }
@@ -81,10 +81,10 @@ final class EventLoop: @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
+    package var inLoop: Bool { UInt(pthread_self()) == threadID.load(ordering: .acquiring) }
 
     /// Runs `task` on the loop thread, soon.
-    func execute(_ task: @escaping @Sendable () -> Void) {
+    package func execute(_ task: @escaping @Sendable () -> Void) {
         let first = incoming.withLock { queue in
             queue.append(task)
             return queue.count == 1
@@ -99,16 +99,16 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Loop-thread API
 
-    func register(_ fd: Int32, handler: EventLoopHandler, writable: Bool = false) {
+    package func register(_ fd: Int32, handler: EventLoopHandler, writable: Bool = false) {
         handlers[fd] = handler
         sightscreen_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, mask(writable))
     }
 
-    func setWritableInterest(_ fd: Int32, _ writable: Bool) {
+    package func setWritableInterest(_ fd: Int32, _ writable: Bool) {
         sightscreen_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, mask(writable))
     }
 
-    func unregister(_ fd: Int32) {
+    package func unregister(_ fd: Int32) {
         handlers[fd] = nil
         sightscreen_epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0)
     }
@@ -118,16 +118,16 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Asks for `flushPending()` at the end of this iteration (once, however often it is asked).
-    func markDirty(_ item: EventLoopFlushable) {
+    package func markDirty(_ item: EventLoopFlushable) {
         if dirtyIDs.insert(ObjectIdentifier(item)).inserted { dirty.append(item) }
     }
 
     /// Runs `action` on the loop after `delay` nanoseconds.
-    func schedule(afterNanoseconds delay: UInt64, _ action: @escaping () -> Void) {
+    package func schedule(afterNanoseconds delay: UInt64, _ action: @escaping () -> Void) {
         timers.insert(deadline: Self.monotonicNanoseconds() &+ delay, action: action)
     }
 
-    static func monotonicNanoseconds() -> UInt64 {
+    package static func monotonicNanoseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)

@@ -4,15 +4,15 @@ import Glibc
 /// One TLS + nghttp2 connection on an event loop: socket readiness, the TLS handshake, feeding
 /// bytes to nghttp2 and writing its output in large batches. Subclasses (client, server) handle
 /// the nghttp2 callbacks. Confined to its loop's thread.
-class H2Connection: EventLoopHandler, EventLoopFlushable {
-    enum State { case connecting, handshaking, open, closed }
+package class H2Connection: EventLoopHandler, EventLoopFlushable {
+    package enum State { case connecting, handshaking, open, closed }
 
-    let loop: EventLoop
-    let fd: Int32
+    package let loop: EventLoop
+    package let fd: Int32
     let tls: TLSStream
-    private(set) var state: State
+    package private(set) var state: State
     /// nghttp2 session; created after the handshake, deleted in `teardown`.
-    var session: OpaquePointer?
+    package var session: OpaquePointer?
     private var outbound: [UInt8] = []
     private var outboundOffset = 0
     private var writeInterest = false
@@ -22,7 +22,7 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
     private static let writeBatchSize = 64 * 1024
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: H2Connection.readBufferSize, alignment: 16)
     /// Scratch space for outgoing header blocks.
-    let headerList = HeaderListBuilder()
+    package let headerList = HeaderListBuilder()
 
     init(loop: EventLoop, fd: Int32, tls: TLSStream, connecting: Bool) {
         self.loop = loop
@@ -37,7 +37,7 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
     }
 
     /// Registers with the loop; a connecting client waits for writability.
-    func attach() {
+    package func attach() {
         loop.register(fd, handler: self, writable: true)
         writeInterest = true
     }
@@ -63,7 +63,7 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
 
     // MARK: - Events
 
-    func handleEvents(readable: Bool, writable: Bool, failed: Bool) {
+    package func handleEvents(readable: Bool, writable: Bool, failed: Bool) {
         switch state {
         case .connecting:
             let error = Socket.pendingError(fd)
@@ -146,7 +146,7 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
     }
 
     /// Writes everything nghttp2 has queued, in batches of up to 64 KiB per TLS write.
-    func flushPending() {
+    package func flushPending() {
         guard state == .open, let session else { return }
         if closeReason != nil { return finishDeferredClose() }
         while true {
@@ -198,7 +198,7 @@ class H2Connection: EventLoopHandler, EventLoopFlushable {
     }
 
     /// Closes now, or right after the current nghttp2 call returns when called from a callback.
-    func close(reason: String) {
+    package func close(reason: String) {
         guard state != .closed else { return }
         if inCallback {
             if closeReason == nil { closeReason = reason }
@@ -271,7 +271,7 @@ private func h2StreamClose(_ session: OpaquePointer?, _ streamID: Int32, _ error
 }
 
 /// Body reader for `nghttp2_data_provider`; the connection looks up the stream's bytes.
-func h2ReadBody(
+package func h2ReadBody(
     _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
     _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int {
@@ -281,7 +281,7 @@ func h2ReadBody(
 
 /// Builds nghttp2 header lists in reusable buffers (nghttp2 copies the list while submitting, so
 /// the buffers are free again right after). One per connection; loop-confined.
-final class HeaderListBuilder {
+package final class HeaderListBuilder {
     private var bytes: [UInt8] = []
     private var entries: [(nameStart: Int, nameLength: Int, valueLength: Int, flags: UInt8)] = []
     private var list: [nghttp2_nv] = []
@@ -292,12 +292,12 @@ final class HeaderListBuilder {
         list.reserveCapacity(16)
     }
 
-    func reset() {
+    package func reset() {
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
     }
 
-    func add(_ name: String, _ value: String, sensitive: Bool = false) {
+    package func add(_ name: String, _ value: String, sensitive: Bool = false) {
         let start = bytes.count
         bytes.append(contentsOf: name.utf8)
         let nameLength = bytes.count - start
@@ -307,7 +307,7 @@ final class HeaderListBuilder {
     }
 
     /// Calls `body` with the list built since `reset()`.
-    func withList<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+    package func withList<R>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
         if bytes.isEmpty { bytes.append(0) }
         return bytes.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!

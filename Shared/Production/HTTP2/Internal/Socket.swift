@@ -1,9 +1,9 @@
 import Glibc
 
 /// Non-blocking TCP socket helpers (IPv4 and IPv6).
-enum Socket {
+package enum Socket {
     /// Resolves `host` (numeric or a name; names are looked up with getaddrinfo) to socket addresses.
-    static func resolve(host: String, port: Int) throws(HTTP2Error) -> [sockaddr_storage] {
+    package static func resolve(host: String, port: Int) throws(HTTP2Error) -> [sockaddr_storage] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -26,7 +26,7 @@ enum Socket {
         return addresses
     }
 
-    static func length(of address: sockaddr_storage) -> socklen_t {
+    package static func length(of address: sockaddr_storage) -> socklen_t {
         socklen_t(address.ss_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
     }
 
@@ -55,39 +55,10 @@ enum Socket {
         return value
     }
 
-    static func setNoDelay(_ fd: Int32) {
+    package static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    /// Opens a non-blocking listening socket; returns it and the bound port.
-    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(HTTP2Error) -> (fd: Int32, port: Int) {
-        let addresses = try resolve(host: host, port: port)
-        guard let address = addresses.first else { throw .bindFailed(host: host, port: port, message: "no address") }
-        let fd = socket(Int32(address.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .bindFailed(host: host, port: port, message: errorText()) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var storage = address
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length(of: address)) }
-        }
-        guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
-            let message = errorText()
-            close(fd)
-            throw .bindFailed(host: host, port: port, message: message)
-        }
-        var actual = sockaddr_storage()
-        var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &size) }
-        }
-        let boundPort: Int = withUnsafeBytes(of: &actual) { raw in
-            // sin_port and sin6_port sit at the same offset (2), network byte order.
-            Int(UInt16(raw[2]) << 8 | UInt16(raw[3]))
-        }
-        return (fd, boundPort)
-    }
-
-    static func errorText() -> String { String(cString: strerror(errno)) }
+    package static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -4,7 +4,7 @@ import COpenSSLShim
 import Glibc
 
 /// Owns one `SSL` bound to a non-blocking socket. Used only on its event loop's thread.
-final class TLSStream {
+package final class TLSStream {
     enum IOResult: Equatable {
         case done(Int)
         case wantRead
@@ -16,30 +16,29 @@ final class TLSStream {
     private let ssl: OpaquePointer
     let context: TLSContext
 
-    /// A client stream: sets SNI and host verification for `serverName` (DNS name or IP literal).
-    init(client context: TLSContext, fd: Int32, serverName: String) throws(HTTP2Error) {
+    /// A stream on `fd` with a new `SSL` of `context`; `configure` sets its role (connect or accept state)
+    /// before any I/O.
+    package init(context: TLSContext, fd: Int32, configure: (OpaquePointer) -> Void) throws(HTTP2Error) {
         guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLErrorQueue.drain()) }
         self.ssl = ssl
         self.context = context
         SSL_set_fd(ssl, fd)
-        SSL_set_connect_state(ssl)
-        let isIP = HostName.isIPLiteral(serverName)
-        if !isIP { _ = sightscreen_ssl_set_sni(ssl, serverName) }
-        let parameters = SSL_get0_param(ssl)
-        if isIP {
-            X509_VERIFY_PARAM_set1_ip_asc(parameters, serverName)
-        } else {
-            X509_VERIFY_PARAM_set1_host(parameters, serverName, 0)
-        }
+        configure(ssl)
     }
 
-    /// A server stream for an accepted socket.
-    init(server context: TLSContext, fd: Int32) throws(HTTP2Error) {
-        guard let ssl = SSL_new(context.context) else { throw .tls(message: OpenSSLErrorQueue.drain()) }
-        self.ssl = ssl
-        self.context = context
-        SSL_set_fd(ssl, fd)
-        SSL_set_accept_state(ssl)
+    /// A client stream: sets SNI and host verification for `serverName` (DNS name or IP literal).
+    convenience init(client context: TLSContext, fd: Int32, serverName: String) throws(HTTP2Error) {
+        try self.init(context: context, fd: fd) { ssl in
+            SSL_set_connect_state(ssl)
+            let isIP = HostName.isIPLiteral(serverName)
+            if !isIP { _ = sightscreen_ssl_set_sni(ssl, serverName) }
+            let parameters = SSL_get0_param(ssl)
+            if isIP {
+                X509_VERIFY_PARAM_set1_ip_asc(parameters, serverName)
+            } else {
+                X509_VERIFY_PARAM_set1_host(parameters, serverName, 0)
+            }
+        }
     }
 
     deinit { SSL_free(ssl) }

@@ -8,7 +8,7 @@ struct PipelineStatus: Sendable {
     let matches: MatchStore
 
     struct Response: Encodable, Sendable {
-        var lag: [ServiceGroupLag]
+        var lag: [ConsumerGroupLag]
         /// Why lag could not be read (the broker did not answer), else null.
         var lagError: String?
         var counts: [String: Int]
@@ -16,7 +16,7 @@ struct PipelineStatus: Sendable {
 
     func status() async throws -> Response {
         let counts = try await PipelineCounts(database: matches.database).read()
-        let (lag, error) = await ServiceGroupLag.read(admin)
+        let (lag, error) = await ConsumerGroupLag.read(admin)
         return Response(lag: lag, lagError: error, counts: counts)
     }
 }

@@ -103,7 +103,7 @@ enum FollowRoutes {
             }
         } catch let failure as PublishFailure {
             service.metrics.jobFailures.increment()
-            service.logger.error("end jobs not queued", ["matchId": matchId, "error": String(describing: failure.underlying)])
+            service.logger.error("end jobs not queued", ["match_id": matchId, "error": String(describing: failure.underlying)])
             throw HTTPError.unavailable("push jobs could not be queued; nothing changed, retry")
         }
         service.metrics.jobsProduced.increment(by: outcome.jobs.count)

@@ -140,7 +140,7 @@ private struct BatchRun: Sendable {
         var targets: [(matchId: String, target: PushJobFactory.Target)] = []
         for (index, reason) in failures {
             metrics.jobFailures.increment()
-            logger.error("start jobs not queued", ["matchId": keys[index].matchId, "error": reason])
+            logger.error("start jobs not queued", ["match_id": keys[index].matchId, "error": reason])
             for target in outcomes[index]?.starts ?? [] { targets.append((keys[index].matchId, target)) }
         }
         await store.markStartsUnsent(targets)

@@ -98,8 +98,8 @@ public struct APIConfiguration: Sendable {
             throw ConfigurationError.invalid(variable: "AUTH_TOKEN_USES", value: uses.sorted().joined(separator: ","), expected: "access, id or access,id")
         }
         let verifier = JWTVerifierConfiguration(
-            issuer: environment.string("AUTH_ISSUER", default: DevKeyStore.defaultIssuer),
-            clientId: environment.string("AUTH_CLIENT_ID", default: DevKeyStore.defaultClientId), acceptedTokenUses: uses,
+            issuer: environment.string("AUTH_ISSUER", default: JWTVerifierConfiguration.defaultIssuer),
+            clientId: environment.string("AUTH_CLIENT_ID", default: JWTVerifierConfiguration.defaultClientId), acceptedTokenUses: uses,
             leewaySeconds: Int64(try environment.int("AUTH_LEEWAY_SECONDS", default: 30, in: 0...600)))
         self.init(infrastructure: try InfrastructureOptions(environment), keySet: keySet, verifier: verifier)
         tokenCacheSize = try environment.int("AUTH_TOKEN_CACHE_SIZE", default: 10_000, in: 0...1_000_000)

@@ -114,7 +114,7 @@ struct ChannelManager: Sendable {
                 result.invalidated += try await store.markInvalid(channelId: id, reason: "not listed by APNs", now: clock.now())
                 try await activities.endChannelActivities(channelId: id)
                 logger.warning("an active broadcast channel is gone from APNs's list; it will be created again", [
-                    "matchId": channel.matchId, "env": environment.rawValue,
+                    "match_id": channel.matchId, "env": environment.rawValue,
                 ])
             }
         }
@@ -136,12 +136,12 @@ struct ChannelManager: Sendable {
             _ = try await store.activate(matchId: matchId, environment: environment, generation: generation, channelId: channel.rawValue,
                                          now: clock.now())
             count("create", environment, "ok")
-            logger.info("broadcast channel created", ["matchId": matchId, "env": environment.rawValue, "generation": String(generation)])
+            logger.info("broadcast channel created", ["match_id": matchId, "env": environment.rawValue, "generation": String(generation)])
             return .created
         case .failure(let error) where error.isRetryable:
             // No answer or a transient one: the row stays CREATING and is looked for in the list later.
             count("create", environment, "unanswered")
-            logger.warning("broadcast channel create unanswered", ["matchId": matchId, "env": environment.rawValue, "error": error.description])
+            logger.warning("broadcast channel create unanswered", ["match_id": matchId, "env": environment.rawValue, "error": error.description])
             return .unanswered
         case .failure(let error):
             let reason = error.reason?.rawValue ?? (error.transportError ?? "unknown")
@@ -150,7 +150,7 @@ struct ChannelManager: Sendable {
             metrics.counter("broadcast_channel_create_failures_total", help: "Channel creates APNs refused, by reason (the match stays on tokens)",
                             labels: ["env": environment.rawValue, "reason": reason]).increment()
             logger.error("broadcast channel create refused; the match stays on per-token delivery", [
-                "matchId": matchId, "env": environment.rawValue, "reason": reason,
+                "match_id": matchId, "env": environment.rawValue, "reason": reason,
             ])
             return .refused
         }
@@ -164,7 +164,7 @@ struct ChannelManager: Sendable {
         if rows.count == 1, unknown.count == 1, let row = rows.first {
             let adopted = try await store.resolveUnanswered(
                 matchId: row.matchId, environment: environment, generation: row.generation, channelId: unknown[0], now: clock.now())
-            if adopted { logger.info("an unanswered channel create was found in APNs's list", ["matchId": row.matchId, "env": environment.rawValue]) }
+            if adopted { logger.info("an unanswered channel create was found in APNs's list", ["match_id": row.matchId, "env": environment.rawValue]) }
             return adopted ? 1 : 0
         }
         // Nothing to take, or no way to tell which is whose: delete the strays and create again.
@@ -190,7 +190,7 @@ struct ChannelManager: Sendable {
             case .failure(let error):
                 count("delete", channel.environment, "error")
                 logger.warning("broadcast channel delete failed; retried next pass", [
-                    "matchId": channel.matchId, "env": channel.environment.rawValue, "error": error.description,
+                    "match_id": channel.matchId, "env": channel.environment.rawValue, "error": error.description,
                 ])
                 return false
             }

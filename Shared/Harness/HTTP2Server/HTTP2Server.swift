@@ -1,4 +1,5 @@
 import Glibc
+import HTTP2
 import Synchronization
 
 /// A TLS HTTP/2 server (ALPN h2) on dedicated event-loop threads, answering every request with a

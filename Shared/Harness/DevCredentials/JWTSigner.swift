@@ -1,5 +1,6 @@
-import Runtime
+import Auth
 import Foundation
+import Runtime
 
 /// Mints RS256 JWTs (dev and test tokens) with a key pair and its `kid`.
 public struct JWTSigner: Sendable {

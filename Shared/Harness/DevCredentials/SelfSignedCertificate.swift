@@ -1,5 +1,6 @@
 import COpenSSL
 import COpenSSLShim
+import Crypto
 import Foundation
 
 /// A self-signed P-256 certificate and its key as PEM files (for mock-apns and tests). Nothing

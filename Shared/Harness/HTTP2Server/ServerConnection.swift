@@ -1,8 +1,11 @@
 import CNghttp2
+import HTTP2
 
 /// One accepted HTTP/2 connection: collects each stream's request, calls the handler, writes the
 /// response (now or after the handler's delay), sends GOAWAY after the configured stream count.
-final class ServerConnection: H2Connection {
+/// The hooks of an `H2HookedConnection` (the package's connection core), which it owns; its loop's
+/// registry owns it until the connection closes. Confined to the loop's thread.
+final class ServerConnection: H2ConnectionHooks {
     private final class Stream {
         var method = ""
         var path = ""
@@ -15,6 +18,9 @@ final class ServerConnection: H2Connection {
     }
 
     let id: Int
+    private let connection: H2HookedConnection
+    private var loop: EventLoop { connection.loop }
+    private var session: OpaquePointer? { connection.session }
     private let shared: ServerShared
     private weak var registry: ServerLoopRegistry?
     private var streams: [Int32: Stream] = [:]
@@ -25,16 +31,23 @@ final class ServerConnection: H2Connection {
         self.id = id
         self.shared = shared
         self.registry = registry
-        super.init(loop: loop, fd: fd, tls: tls, connecting: false)
+        self.connection = H2HookedConnection(loop: loop, fd: fd, tls: tls)
+        connection.hooks = self
     }
 
-    override func makeSession(callbacks: OpaquePointer, userData: UnsafeMutableRawPointer) -> OpaquePointer? {
+    /// Registers the connection with its loop (the TLS handshake starts when the client speaks).
+    func attach() { connection.attach() }
+
+    /// Closes the connection (now, or right after the current nghttp2 call).
+    func close(reason: String) { connection.close(reason: reason) }
+
+    func makeSession(callbacks: OpaquePointer, userData: UnsafeMutableRawPointer) -> OpaquePointer? {
         var session: OpaquePointer?
         guard nghttp2_session_server_new(&session, callbacks, userData) == 0 else { return nil }
         return session
     }
 
-    override func sessionStarted() {
+    func sessionStarted() {
         submitSettings(maxConcurrentStreams: shared.maxConcurrentStreams.load(ordering: .relaxed))
         if let session {
             nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 24)
@@ -51,10 +64,10 @@ final class ServerConnection: H2Connection {
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: 8000),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
-        loop.markDirty(self)
+        loop.markDirty(connection)
     }
 
-    override func onBeginHeaders(streamID: Int32) {
+    func onBeginHeaders(streamID: Int32) {
         guard let session else { return }
         if let last = goAwayLastStreamID, streamID > last {
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
@@ -72,7 +85,7 @@ final class ServerConnection: H2Connection {
         }
     }
 
-    override func onHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    func onHeader(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
         let text = String(decoding: value, as: UTF8.self)
         if name.first == UInt8(ascii: ":") {
@@ -87,7 +100,7 @@ final class ServerConnection: H2Connection {
         }
     }
 
-    override func onData(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
+    func onData(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID] else { return }
         let room = shared.maxBodySize - stream.body.count
         if bytes.count > room {
@@ -98,7 +111,7 @@ final class ServerConnection: H2Connection {
         }
     }
 
-    override func onFrame(_ frame: UnsafePointer<nghttp2_frame>) {
+    func onFrame(_ frame: UnsafePointer<nghttp2_frame>) {
         let header = frame.pointee.hd
         let type = UInt32(header.type)
         guard type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue,
@@ -120,7 +133,8 @@ final class ServerConnection: H2Connection {
     }
 
     private func respond(streamID: Int32, _ response: HTTP2ServerResponse) {
-        guard let session, state == .open, let stream = streams[streamID] else { return }
+        guard let session, connection.state == .open, let stream = streams[streamID] else { return }
+        let headerList = connection.headerList
         headerList.reset()
         headerList.add(":status", String(response.status))
         for header in response.headers { headerList.add(header.name, header.value, sensitive: header.sensitive) }
@@ -135,10 +149,10 @@ final class ServerConnection: H2Connection {
         if result != 0 {
             nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_INTERNAL_ERROR.rawValue)
         }
-        loop.markDirty(self)
+        loop.markDirty(connection)
     }
 
-    override func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
         guard let stream = streams[streamID] else {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             return 0
@@ -152,11 +166,11 @@ final class ServerConnection: H2Connection {
         return count
     }
 
-    override func onStreamClose(streamID: Int32, errorCode: UInt32) {
+    func onStreamClose(streamID: Int32, errorCode: UInt32) {
         streams[streamID] = nil
     }
 
-    override func connectionClosed(reason: String) {
+    func connectionClosed(reason: String) {
         streams.removeAll()
         registry?.remove(self)
     }

@@ -1,3 +1,5 @@
+import HTTP2
+
 /// A complete request received by an `HTTP2Server`.
 public struct HTTP2ServerRequest: Sendable {
     public var method: String

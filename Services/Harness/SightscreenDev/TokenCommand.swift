@@ -1,9 +1,10 @@
-import CommandLineSupport
 import Auth
+import CommandLineSupport
+import DevCredentials
 import Foundation
 import Runtime
 
-/// `sightscreen token --user ID [--admin] [--ttl SECONDS]` and `sightscreen dev-keys`: the dev key
+/// `sightscreen token --user ID [--admin] [--ttl SECONDS]` and `sightscreen dev-keys` (forwarded here): the dev key
 /// pair (created on first use in `$STACK_DIR/dev-keys`, never printed) and RS256 access tokens
 /// signed with it, with the issuer and client id the api defaults to (AUTH_ISSUER, AUTH_CLIENT_ID).
 struct TokenCommand {

@@ -1,4 +1,5 @@
 import Glibc
+import HTTP2
 import Synchronization
 
 /// State every loop of one server reads: the handler, run-time settings and counters.

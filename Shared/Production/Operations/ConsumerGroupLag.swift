@@ -3,7 +3,7 @@ import Kafka
 
 /// The services' consumer lag as the broker reports it (`ServiceConsumerGroups.all`, committed offsets against end
 /// offsets): what the api's `/admin/pipeline` and the operator's match report show.
-public struct ServiceGroupLag: Codable, Sendable, Equatable {
+public struct ConsumerGroupLag: Codable, Sendable, Equatable {
     public var group: String
     public var topic: String
     public var partitions: Int
@@ -11,14 +11,14 @@ public struct ServiceGroupLag: Codable, Sendable, Equatable {
     public var lag: Int64
 
     /// Every service group's lag per topic, or what was read before the broker stopped answering and why.
-    public static func read(_ admin: KafkaAdmin?) async -> (lag: [ServiceGroupLag], error: String?) {
+    public static func read(_ admin: KafkaAdmin?) async -> (lag: [ConsumerGroupLag], error: String?) {
         guard let admin else { return ([], "no Kafka admin client") }
-        var result: [ServiceGroupLag] = []
+        var result: [ConsumerGroupLag] = []
         do {
             for (group, topics) in ServiceConsumerGroups.all {
                 for topic in topics {
                     let partitions = try await admin.lag(group: group, topics: [topic.name], timeout: .seconds(3))
-                    result.append(ServiceGroupLag(group: group, topic: topic.name, partitions: partitions.count,
+                    result.append(ConsumerGroupLag(group: group, topic: topic.name, partitions: partitions.count,
                                                   lag: partitions.reduce(0) { $0 + $1.lag }))
                 }
             }

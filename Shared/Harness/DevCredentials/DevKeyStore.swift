@@ -1,11 +1,12 @@
+import Auth
 import Foundation
 
 /// The dev key pair in a git-ignored folder (default `$STACK_DIR/dev-keys`): `jwt-private.pem`
 /// (mode 0600, never logged) and `jwks.json` (its public JWK). Created on first use.
 public struct DevKeyStore: Sendable {
-    /// The dev issuer and client id the api defaults to.
-    public static let defaultIssuer = "https://sightscreen.local/dev-user-pool"
-    public static let defaultClientId = "sightscreen-ios-dev"
+    /// The dev issuer and client id the api defaults to (`JWTVerifierConfiguration`'s defaults).
+    public static let defaultIssuer = JWTVerifierConfiguration.defaultIssuer
+    public static let defaultClientId = JWTVerifierConfiguration.defaultClientId
 
     public let directory: String
     public var privateKeyPath: String { directory + "/jwt-private.pem" }

@@ -9,7 +9,7 @@ import Contracts
 /// - `targetSet` 120 s: only revised (D/L) targets alert, and officials can revise twice in a few minutes.
 /// - fifty, hundred, five-for, hat-trick, innings end, super over, result: 0 — each happens at most once
 ///   per player/innings/match, so it can never storm, and suppressing one would lose it for good.
-public struct DetectorConfiguration: Sendable, Equatable {
+public struct DetectionTuning: Sendable, Equatable {
     /// Seconds of silence after an alert of a kind; kinds not listed have none.
     public var cooldownSeconds: [KeyEventKind: Int64]
     /// On a match's first snapshot, only this many newest deliveries may produce events (older ones are history).
@@ -23,5 +23,5 @@ public struct DetectorConfiguration: Sendable, Equatable {
     public static let defaultCooldowns: [KeyEventKind: Int64] = [.wicket: 60, .targetSet: 120]
 
     /// No cooldowns at all (every alert-worthy event alerts; used by tests).
-    public static let noCooldowns = DetectorConfiguration(cooldownSeconds: [:])
+    public static let noCooldowns = DetectionTuning(cooldownSeconds: [:])
 }
