@@ -38,6 +38,6 @@ await ServiceHost.run(name: "detector", options: options) { context in
         ResourceService("kafka-consumer") { try? await consumer.close() },
         context.dependencyProbe("kafka_broker") { try await consumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("detector-loop") { try await service.run() },
+        service.loop,
     ]
 }

@@ -28,7 +28,8 @@ let options = ServiceHost.loadConfiguration(service: "la-coordinator") { try Ser
 let configuration = ServiceHost.loadConfiguration(service: "la-coordinator") { try CoordinatorConfiguration(environment) }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "la-coordinator", error) }
 
-// Services in start order: the coordinator's two loops stop first (finishing their batch), then
+// Services in start order. On shutdown the events loop finishes its batch, sends what it holds and commits, the
+// token-invalid loop finishes its message and commits, the consumers leave their groups, the producer flushes,
 // the pool closes.
 await ServiceHost.run(name: "la-coordinator", options: options) { context in
     let logger = context.logger
@@ -45,8 +46,12 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
     ])
     return [
         ResourceService("postgres") { await database.shutdown() },
+        ResourceService("kafka-producer") { try? await coordinator.producer.shutdown() },
+        ResourceService("kafka-consumer-events") { try? await coordinator.eventsConsumer.close() },
+        ResourceService("kafka-consumer-token-invalid") { try? await coordinator.tokenInvalidConsumer.close() },
         context.dependencyProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("coordinator") { try await coordinator.run() },
+        coordinator.makeTokenInvalidLoop(),
+        coordinator.makeEventsLoop(),
     ]
 }
