@@ -16,7 +16,7 @@ let groupId = configuration.groupId
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
 // Services in start order; on shutdown the loop finishes the snapshot in hand and commits it, the
-// lag gauge stops, the consumer leaves the group, the producer flushes, the pool closes.
+// readiness probes stop, the consumer leaves the group, the producer flushes, the pool closes.
 await ServiceHost.run(name: "detector", options: options) { context in
     let logger = context.logger
     try await infrastructure.verifyKafkaSettings(logger: logger)
