@@ -65,9 +65,8 @@ public final class SenderService: Sendable {
                     logger.warning("rebalance failed", ["error": error.description])
                 }
             })
-        var producerConfiguration = configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())")
-        producerConfiguration.linger = .milliseconds(2)
-        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: registry)
+        producer = try KafkaProducer(configuration: configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())", linger: .milliseconds(2)),
+                                     logger: logger.child("kafka"), metrics: registry)
         let processor = JobProcessor(
             client: client,
             publisher: ResultPublisher(

@@ -20,7 +20,7 @@ do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(se
 await ServiceHost.run(name: "detector", options: options) { context in
     let logger = context.logger
     try await infrastructure.verifyKafkaSettings(logger: logger)
-    let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
+    let database = try PostgresClient(configuration: infrastructure.postgres(applicationName: "detector", poolSize: 10),
                                       logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let producer = try KafkaProducer(

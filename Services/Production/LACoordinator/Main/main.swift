@@ -34,7 +34,7 @@ do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(se
 await ServiceHost.run(name: "la-coordinator", options: options) { context in
     let logger = context.logger
     try await configuration.infrastructure.verifyKafkaSettings(logger: logger)
-    let database = PostgresClient(configuration: try PostgresConfiguration(url: configuration.infrastructure.databaseURL),
+    let database = PostgresClient(configuration: try configuration.infrastructure.postgres(applicationName: "la-coordinator", poolSize: 10),
                                   logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let coordinator = try Coordinator(configuration: configuration, database: database, logger: logger, registry: context.metrics)

@@ -32,9 +32,8 @@ public struct Coordinator: Sendable {
         self.clock = clock
         metrics = CoordinatorMetrics(registry: registry)
         let infrastructure = configuration.infrastructure
-        var producerConfiguration = infrastructure.producer(clientId: "la-coordinator")
-        producerConfiguration.linger = .milliseconds(5)
-        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: registry)
+        producer = try KafkaProducer(configuration: infrastructure.producer(clientId: "la-coordinator", linger: .milliseconds(5)),
+                                     logger: logger.child("kafka"), metrics: registry)
         eventsConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.eventsGroup, topic: configuration.eventsTopic),
             logger: logger.child("kafka"), metrics: registry)
