@@ -155,7 +155,7 @@ var testTargets: [Target] {[
     tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
     tests("PostgresTests", ["Postgres", "Schema", "Runtime"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),
-    tests("ServiceKitTests", ["SharedTestSupport", "ServiceKit", "HTTPServer", "Postgres", "Runtime"]),
+    tests("ServiceKitTests", ["SharedTestSupport", "ServerTestSupport", "ServiceKit", "HTTPServer", "Kafka", "Postgres", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),
     tests("LACoordinatorTests", ["BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "Contracts", "Kafka", "Postgres", "Schema", "Runtime", "ServiceKit"]),
