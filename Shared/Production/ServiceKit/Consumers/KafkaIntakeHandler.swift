@@ -25,9 +25,18 @@ struct OutOfOrderCommitLoop: Sendable {
     /// How long one poll or one wait for room lasts (short, so commits and shutdown are noticed quickly).
     var pollTimeout: Duration = .milliseconds(100)
 
-    /// Runs until graceful shutdown is requested (then commits what became final) or the task is cancelled.
+    /// Runs until graceful shutdown is requested or the task is cancelled, then commits what became final (even
+    /// when cancelled, or when polling failed: a commit must not be refused for that).
     func run(_ intake: some KafkaIntakeHandler) async throws {
         let committer = KafkaOffsetCommitter(consumer: consumer, logger: logger)
+        var failure: (any Error)?
+        do { try await poll(into: intake, committer: committer) } catch { failure = error }
+        // In a task of its own, which this task's cancellation does not reach.
+        await Task { await commitFinal(committer, now: true) }.value
+        if let failure { throw failure }
+    }
+
+    private func poll(into intake: some KafkaIntakeHandler, committer: KafkaOffsetCommitter) async throws {
         var lastCommit = ContinuousClock.now
         while !GracefulShutdown.isRequested && !Task.isCancelled {
             if ContinuousClock.now - lastCommit >= commitInterval {
@@ -47,8 +56,6 @@ struct OutOfOrderCommitLoop: Sendable {
             tracker.begin(message.topicPartition, offset: message.offset)
             intake.accept(message)
         }
-        // The final commit runs even when this task was cancelled (a commit must not be refused for that).
-        await Task { await commitFinal(committer, now: true) }.value
     }
 
     /// Hands the offsets that became final to the committer and commits them under its rules: a commit refused
