@@ -22,7 +22,7 @@ final class SenderHarness: Sendable {
     let admin: KafkaAdmin
     let results: KafkaConsumer
     private let task: Task<Void, any Error>
-    /// Runs the sender as production does: one service in a `ServiceGroup` whose grace period is
+    /// Runs the sender as production does: its clients and services in a `ServiceGroup` whose grace period is
     /// the configuration's (no hard exit: that would end the test process).
     private let group: ServiceGroup
 
@@ -69,10 +69,19 @@ final class SenderHarness: Sendable {
         reader.sessionTimeout = .seconds(6)
         reader.heartbeatInterval = .milliseconds(500)
         results = try KafkaConsumer(configuration: reader, logger: SenderFixtures.quietLogger)
-        let service = SenderService(
+        let sender = try SenderService(
             configuration: configuration, client: client, logger: logger, metrics: metrics, readiness: readiness, clock: clock)
+        // As main lists them.
+        let services: [any Service] = [
+            ResourceService("apns-client") { [client] in client.shutdown() },
+            ResourceService("kafka-producer") { await sender.shutdownProducer() },
+            ResourceService("kafka-consumer") { await sender.closeConsumer() },
+            DependencyProbe("kafka_broker", readiness: readiness, metrics: metrics, logger: logger) { try await sender.consumer.checkBroker() },
+            sender.intake,
+            sender.dispatcher,
+        ]
         let group = ServiceGroup(
-            services: [ClosureService("sender") { try await service.run() }], signal: ShutdownSignal(signals: []),
+            services: services, signal: ShutdownSignal(signals: []),
             readiness: readiness, logger: logger, grace: configuration.shutdownGrace, hardStop: nil)
         self.group = group
         task = Task {

@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import Kafka
 import Runtime
+import ServiceKit
 import Synchronization
 import Testing
 import SharedTestSupport

@@ -38,7 +38,7 @@ struct DetectorDeadLetterTests {
         let group = ServiceTestSupport.unique("detector")
         let consumer = try ServiceTestSupport.consumer(topic: input, group: group)
         let loop = Task {
-            try await DetectorLoop(consumer: consumer, handler: handler, logger: ServiceTestSupport.quiet,
+            try await DetectorLoop.service(consumer: consumer, handler: handler, logger: ServiceTestSupport.quiet,
                                    metrics: DetectorMetrics(registry: registry)).run()
         }
         let records = try await Self.readDeadLetters(3, topic: deadLetterTopic)

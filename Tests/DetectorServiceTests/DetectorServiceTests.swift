@@ -118,7 +118,7 @@ struct DetectorServiceTests {
         let publisher = KafkaMatchEventPublisher(producer: producer, topic: output)
         let handler = Self.handler(database, publisher)
         let metrics = DetectorMetrics(registry: MetricsRegistry())
-        let loop = Task { try await DetectorLoop(consumer: consumer, handler: handler, logger: ServiceTestSupport.quiet, metrics: metrics).run() }
+        let loop = Task { try await DetectorLoop.service(consumer: consumer, handler: handler, logger: ServiceTestSupport.quiet, metrics: metrics).run() }
 
         let reader = try ServiceTestSupport.consumer(topic: output, group: ServiceTestSupport.unique("reader"))
         var received: [MatchBusEvent] = []

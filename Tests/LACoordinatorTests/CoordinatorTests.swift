@@ -46,7 +46,7 @@ struct CoordinatorTests {
         configuration.plainUpdates.maximumHold = .zero  // no apns-sender here: the overload rule is the next test's
         let registry = MetricsRegistry()
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
-        let running = Task { try await coordinator.run() }
+        let running = TestSupport.run(coordinator)
 
         let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in Set(jobs.map(\.job.stateSeq)).isSuperset(of: [2, 4]) }
         #expect(Set(read.map(\.job.stateSeq)) == [2, 4], "seq 1 and 3 were coalesced away")
@@ -108,7 +108,7 @@ struct CoordinatorTests {
         configuration.plainUpdates = .init(minimumSpacing: .milliseconds(200), maximumHold: .seconds(600))
         let registry = MetricsRegistry()
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
-        let running = Task { try await coordinator.run() }
+        let running = TestSupport.run(coordinator)
         let producer = try TestSupport.producer()
         func send(_ event: MatchBusEvent) async throws {
             _ = try await producer.send(topic: eventsTopic, key: Array(matchId.utf8), value: try MessageCodec.encode(event))

@@ -52,7 +52,7 @@ struct CoordinatorDeadLetterTests {
         configuration.fanOut.topic = jobsTopic
         let registry = MetricsRegistry()
         let coordinator = try Coordinator(configuration: configuration, database: database, logger: TestSupport.quiet, registry: registry)
-        let running = Task { try await coordinator.run() }
+        let running = TestSupport.run(coordinator)
 
         // The valid event was fanned out and the valid token-invalid applied.
         let read = try await TestSupport.readJobs(topic: jobsTopic, matchId: matchId) { jobs in !jobs.isEmpty }

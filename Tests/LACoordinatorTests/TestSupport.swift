@@ -7,6 +7,7 @@ import Postgres
 import Runtime
 import Schema
 import ServerTestSupport
+import ServiceKit
 @testable import LACoordinator
 import SharedTestSupport
 import LiveActivities
@@ -21,6 +22,21 @@ enum TestSupport {
     static let quiet = TestServers.quietLogger("la-coordinator-tests")
 
     static func unique(_ prefix: String) -> String { TestServers.unique(prefix) }
+
+    /// Runs the coordinator's clients and loops as main lists them, in a `ServiceGroup` (no signals, no hard exit);
+    /// cancelling the task stops them all (the pool is the test's to close).
+    static func run(_ coordinator: Coordinator) -> Task<Void, any Error> {
+        let group = ServiceGroup(
+            services: [
+                ResourceService("kafka-producer") { try? await coordinator.producer.shutdown() },
+                ResourceService("kafka-consumer-events") { try? await coordinator.eventsConsumer.close() },
+                ResourceService("kafka-consumer-token-invalid") { try? await coordinator.tokenInvalidConsumer.close() },
+                coordinator.makeTokenInvalidLoop(),
+                coordinator.makeEventsLoop(),
+            ],
+            signal: ShutdownSignal(signals: []), logger: quiet, grace: .seconds(10), hardStop: nil)
+        return Task { _ = await group.run() }
+    }
 
     /// A client on a new schema with every migration applied.
     static func database() async throws -> PostgresClient {

@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import Runtime
+import ServiceKit
 
 /// A running dev stack: prepares the material, starts the processes of a `DevStackPlan` under a
 /// `DevSupervisor`, and drives the replay (wait for the schedule, start devices, start the match).
@@ -20,8 +21,8 @@ public final class DevStack: Sendable {
         self.logger = logger
         supervisor = DevSupervisor(binDirectory: plan.options.binDirectory, logDirectory: plan.options.logDirectory, logger: logger)
         do {
-            var configuration = try PostgresConfiguration(url: plan.options.databaseURL)
-            configuration.maxConnections = 2
+            let configuration = try InfrastructureOptions(databaseURL: plan.options.databaseURL)
+                .postgres(applicationName: "sightscreen-dev", poolSize: 2)
             database = PostgresClient(configuration: configuration, logger: logger.child("postgres"))
         } catch {
             throw .invalidOption("DATABASE_URL \(plan.options.databaseURL): \(error)")

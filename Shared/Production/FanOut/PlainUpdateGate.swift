@@ -17,7 +17,7 @@ import Kafka
 /// - **Bounded**: a plain update is never held longer than `maximumHold` after the previous fan-out began (a
 ///   stopped or lagging apns-sender must not freeze the scores; its backlog then grows as before).
 ///
-/// Pure state: the caller (`EventLoop`) feeds it the events, the fan-outs it made, the sender group's committed
+/// Pure state: the caller (`MatchEventPipeline`) feeds it the events, the fan-outs it made, the sender group's committed
 /// offsets and the clock (Unix milliseconds), and keeps a held event's offset uncommitted (`holdFloor`) so that a
 /// crash or a rebalance hands it to the next owner.
 public struct PlainUpdateGate: Sendable {

@@ -1,20 +1,25 @@
 import Foundation
 import Kafka
+import Postgres
 import Runtime
 
-/// Where the shared infrastructure is, and the one place the services' Kafka clients are configured from.
+/// Where the shared infrastructure is, and the one place the services' Kafka and PostgreSQL clients are configured from.
 ///
 /// Read once at start: the Kafka connection (`KAFKA_BROKERS` and the security settings, ``KafkaCluster/init(_:files:)``),
-/// `DATABASE_URL`, the group settings `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`,
+/// `DATABASE_URL` and `DATABASE_POOL_SIZE`, the group settings `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`,
 /// `KAFKA_GROUP_INSTANCE_ID` (static membership), `KAFKA_ASSIGNMENT_STRATEGY`, `KAFKA_STATISTICS_INTERVAL_MS` and
 /// `KAFKA_STRANDED_AFTER_MS` (the membership guard). The defaults are the local stack
-/// of `scripts/stack`. Every consumer, producer and admin client a service makes comes from
-/// ``consumer(clientId:groupId:topics:)``, ``producer(clientId:)`` and ``admin(clientId:)``.
+/// of `scripts/stack`. Every consumer, producer, admin client and PostgreSQL pool a service makes comes from
+/// ``consumer(clientId:groupId:topics:)``, ``producer(clientId:linger:)``, ``admin(clientId:)`` and
+/// ``postgres(applicationName:poolSize:)``.
 public struct InfrastructureOptions: Sendable, Equatable {
     /// The brokers, their security settings and the pass-through properties.
     public var kafka: KafkaCluster
     /// `postgresql://user[:password]@host:port/database[?options]`.
     public var databaseURL: String
+    /// `DATABASE_POOL_SIZE`: when set, the size of every pool made here (over the URL's `pool_size` and the
+    /// service's own size).
+    public var databasePoolSize: Int?
     /// Consumer group session timeout; Tansu joins a group in about half of it.
     public var kafkaSessionTimeout: Duration
     /// Consumer group heartbeat interval.
@@ -57,6 +62,9 @@ public struct InfrastructureOptions: Sendable, Equatable {
             kafkaHeartbeatInterval: try environment.milliseconds("KAFKA_HEARTBEAT_INTERVAL_MS", default: defaults.kafkaHeartbeatInterval, in: 100...60_000)
         )
         kafka = try KafkaCluster(environment)
+        if environment.raw("DATABASE_POOL_SIZE") != nil {
+            databasePoolSize = try environment.int("DATABASE_POOL_SIZE", default: 1, in: 1...1000)
+        }
         if let instance = environment.raw("KAFKA_GROUP_INSTANCE_ID") {
             guard instance.count <= 200, !instance.contains(where: \.isWhitespace) else {
                 throw .invalid(variable: "KAFKA_GROUP_INSTANCE_ID", value: instance, expected: "an id without spaces, at most 200 characters (the pod's name)")
@@ -101,12 +109,31 @@ public struct InfrastructureOptions: Sendable, Equatable {
     }
 
     /// A producer with this deployment's connection settings.
-    public func producer(clientId: String) -> KafkaProducerConfiguration {
-        KafkaProducerConfiguration(cluster: kafka, clientId: clientId)
+    /// - Parameter linger: how long librdkafka batches messages (nil: ``KafkaProducerConfiguration``'s 5 ms).
+    public func producer(clientId: String, linger: Duration? = nil) -> KafkaProducerConfiguration {
+        var configuration = KafkaProducerConfiguration(cluster: kafka, clientId: clientId)
+        if let linger { configuration.linger = linger }
+        return configuration
     }
 
     /// An admin client with this deployment's connection settings.
     public func admin(clientId: String) -> KafkaAdminConfiguration {
         KafkaAdminConfiguration(cluster: kafka, clientId: clientId)
+    }
+
+    /// A PostgreSQL pool's settings: `DATABASE_URL` (with its query options), named `applicationName` in
+    /// `pg_stat_activity` unless the URL names it, holding `DATABASE_POOL_SIZE` connections if set, else the URL's
+    /// `pool_size`, else `poolSize` (the service's own).
+    /// - Throws: `PostgresError.invalidConfiguration` naming what is wrong with the URL.
+    public func postgres(applicationName: String, poolSize: Int) throws -> PostgresConfiguration {
+        var configuration = try PostgresConfiguration(url: databaseURL)
+        let query = URLComponents(string: databaseURL)?.queryItems ?? []
+        if !query.contains(where: { $0.name == "application_name" }) { configuration.applicationName = applicationName }
+        if let databasePoolSize {
+            configuration.maxConnections = databasePoolSize
+        } else if !query.contains(where: { $0.name == "pool_size" }) {
+            configuration.maxConnections = poolSize
+        }
+        return configuration
     }
 }

@@ -36,13 +36,12 @@ let service: APIService
 let producer: KafkaProducer
 let database: PostgresClient
 do {
-    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
-    postgres.maxConnections = configuration.databasePoolSize
-    postgres.applicationName = serviceName
-    database = PostgresClient(configuration: postgres, logger: logger.child("postgres"), metrics: metrics)
-    var producerConfiguration = configuration.infrastructure.producer(clientId: serviceName)
-    producerConfiguration.linger = configuration.kafkaLinger
-    producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: metrics)
+    database = PostgresClient(
+        configuration: try configuration.infrastructure.postgres(applicationName: serviceName, poolSize: configuration.databasePoolSize),
+        logger: logger.child("postgres"), metrics: metrics)
+    producer = try KafkaProducer(
+        configuration: configuration.infrastructure.producer(clientId: serviceName, linger: configuration.kafkaLinger),
+        logger: logger.child("kafka"), metrics: metrics)
     let admin = try KafkaAdmin(
         configuration: configuration.infrastructure.admin(clientId: "api-admin"),
         logger: logger.child("kafka-admin"))

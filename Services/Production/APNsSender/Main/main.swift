@@ -18,8 +18,9 @@ let key = ServiceHost.loadConfiguration(service: service) { try configuration.lo
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: service, error) }
 
 let metrics = MetricsRegistry()
-// One service: SenderService stops polling on shutdown, lets in-flight jobs finish within the
-// grace period, commits, then closes its consumer, producer and APNs client itself.
+// Services in start order. On shutdown the dispatcher starts no new job and lets in-flight ones finish within the
+// grace period, the intake stops polling and commits what is final, the consumer leaves the group, the producer
+// flushes, the APNs client closes its connections.
 await ServiceHost.run(name: service, options: options, metrics: metrics) { context in
     try await configuration.infrastructure.verifyKafkaSettings(logger: context.logger)
     let client = try configuration.makeClient(key: key, logger: context.logger, metrics: metrics, clock: SystemWallClock())
@@ -30,8 +31,15 @@ await ServiceHost.run(name: service, options: options, metrics: metrics) { conte
         "sandbox": "\(configuration.sandbox.host):\(configuration.sandbox.port)", "teamId": configuration.teamID,
         "keyId": configuration.keyID, "bundleId": configuration.bundleID, "connections": String(configuration.connections),
     ])
-    let sender = SenderService(
+    let sender = try SenderService(
         configuration: configuration, client: client, logger: context.logger, metrics: metrics, readiness: context.readiness)
     context.readiness.set("apns_key", true)
-    return [ClosureService("sender") { try await sender.run() }]
+    return [
+        ResourceService("apns-client") { client.shutdown() },
+        ResourceService("kafka-producer") { await sender.shutdownProducer() },
+        ResourceService("kafka-consumer") { await sender.closeConsumer() },
+        context.dependencyProbe("kafka_broker") { try await sender.consumer.checkBroker() },
+        sender.intake,
+        sender.dispatcher,
+    ]
 }

@@ -16,11 +16,11 @@ let groupId = configuration.groupId
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "detector", error) }
 
 // Services in start order; on shutdown the loop finishes the snapshot in hand and commits it, the
-// lag gauge stops, the consumer leaves the group, the producer flushes, the pool closes.
+// readiness probes stop, the consumer leaves the group, the producer flushes, the pool closes.
 await ServiceHost.run(name: "detector", options: options) { context in
     let logger = context.logger
     try await infrastructure.verifyKafkaSettings(logger: logger)
-    let database = try PostgresClient(configuration: PostgresConfiguration(url: infrastructure.databaseURL),
+    let database = try PostgresClient(configuration: infrastructure.postgres(applicationName: "detector", poolSize: 10),
                                       logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let producer = try KafkaProducer(
@@ -38,6 +38,6 @@ await ServiceHost.run(name: "detector", options: options) { context in
         ResourceService("kafka-consumer") { try? await consumer.close() },
         context.dependencyProbe("kafka_broker") { try await consumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("detector-loop") { try await service.run() },
+        service.loop,
     ]
 }

@@ -5,11 +5,13 @@ import FeedHistory
 import Kafka
 import Postgres
 import Runtime
+import ServiceKit
 
 /// The detector's work over its consumer: each `sportmonks.fixtures` snapshot detected against the stored
 /// state (`SnapshotHandler`), events produced to `match.events`, the offset committed after (`DetectorLoop`).
 public struct DetectorService: Sendable {
-    let loop: DetectorLoop
+    /// The consume loop, for main to list after the resources it uses.
+    public let loop: KafkaConsumerService
 
     /// Wires the handler: state in `database`, events and dead letters through `producer`, snapshots from `consumer`.
     public init(configuration: DetectorConfiguration, database: PostgresClient, producer: KafkaProducer, consumer: KafkaConsumer,
@@ -21,9 +23,6 @@ public struct DetectorService: Sendable {
         handler.reuseCaches = SnapshotReuseCaches(capacity: configuration.decodeCacheMatches)
         handler.chains = BallChains(capacity: configuration.chainMatches)
         handler.deadLetters = DeadLetterPublisher(producer: producer, metrics: registry, logger: logger)
-        loop = DetectorLoop(consumer: consumer, handler: handler, logger: logger, metrics: metrics)
+        loop = DetectorLoop.service(consumer: consumer, handler: handler, logger: logger, metrics: metrics)
     }
-
-    /// Consumes until cancelled (finishing and committing the snapshot in hand).
-    public func run() async throws { try await loop.run() }
 }

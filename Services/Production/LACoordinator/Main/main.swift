@@ -47,12 +47,13 @@ let configuration = ServiceHost.loadConfiguration(service: "la-coordinator") { t
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "la-coordinator", error) }
 let channelKey = ServiceHost.loadConfiguration(service: "la-coordinator") { try configuration.management.loadChannelKey() }
 
-// Services in start order: the coordinator's two loops stop first (finishing their batch), then
-// the pool closes.
+// Services in start order. On shutdown the management loops are cancelled and their lock released, the events
+// loop finishes its batch, sends what it holds and commits, the token-invalid loop finishes its message and commits,
+// the consumers leave their groups, the producer flushes, the channel client closes, the pool closes.
 await ServiceHost.run(name: "la-coordinator", options: options) { context in
     let logger = context.logger
     try await configuration.infrastructure.verifyKafkaSettings(logger: logger)
-    let database = PostgresClient(configuration: try PostgresConfiguration(url: configuration.infrastructure.databaseURL),
+    let database = PostgresClient(configuration: try configuration.infrastructure.postgres(applicationName: "la-coordinator", poolSize: 10),
                                   logger: logger.child("postgres"), metrics: context.metrics)
     _ = try await PostgresMigrator(database, logger: logger).apply(SightscreenMigrations.all)
     let coordinator = try Coordinator(configuration: configuration, database: database, logger: logger, registry: context.metrics)
@@ -71,9 +72,13 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
     return [
         ResourceService("postgres") { await database.shutdown() },
         ResourceService("apns-channels") { channelClient?.shutdown() },
+        ResourceService("kafka-producer") { try? await coordinator.producer.shutdown() },
+        ResourceService("kafka-consumer-events") { try? await coordinator.eventsConsumer.close() },
+        ResourceService("kafka-consumer-token-invalid") { try? await coordinator.tokenInvalidConsumer.close() },
         context.dependencyProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
-        ClosureService("coordinator") { try await coordinator.run() },
+        coordinator.makeTokenInvalidLoop(),
+        coordinator.makeEventsLoop(),
         // Stops first: the management loops are idempotent and cancelled; the lock is released.
         manager.service(),
     ]

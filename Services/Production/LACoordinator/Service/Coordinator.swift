@@ -5,15 +5,18 @@ import Postgres
 import Runtime
 import LiveActivities
 import Matches
+import ServiceKit
 
-/// The la-coordinator's wiring: one producer, a consumer per topic (each in its own group), the
-/// fan-out executor and the three loops (events, token-invalid, lag). `main.swift` and the tests build it.
+/// The la-coordinator's wiring: one producer, a consumer per topic (each in its own group, each exporting its own
+/// `kafka_consumer_lag`), the fan-out executor and the two consume loops as services (``makeEventsLoop()``,
+/// ``makeTokenInvalidLoop()``). `main.swift` lists them after the clients they use; the tests do the same.
 public struct Coordinator: Sendable {
     let configuration: CoordinatorConfiguration
     let database: PostgresClient
+    /// Jobs, dead letters: flushed after both loops stopped.
     public let producer: KafkaProducer
     public let eventsConsumer: KafkaConsumer
-    let tokenInvalidConsumer: KafkaConsumer
+    public let tokenInvalidConsumer: KafkaConsumer
     let logger: Logger
     let metrics: CoordinatorMetrics
     let clock: any WallClock
@@ -29,9 +32,8 @@ public struct Coordinator: Sendable {
         self.clock = clock
         metrics = CoordinatorMetrics(registry: registry)
         let infrastructure = configuration.infrastructure
-        var producerConfiguration = infrastructure.producer(clientId: "la-coordinator")
-        producerConfiguration.linger = .milliseconds(5)
-        producer = try KafkaProducer(configuration: producerConfiguration, logger: logger.child("kafka"), metrics: registry)
+        producer = try KafkaProducer(configuration: infrastructure.producer(clientId: "la-coordinator", linger: .milliseconds(5)),
+                                     logger: logger.child("kafka"), metrics: registry)
         eventsConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.eventsGroup, topic: configuration.eventsTopic),
             logger: logger.child("kafka"), metrics: registry)
@@ -67,29 +69,29 @@ public struct Coordinator: Sendable {
                             clock: clock)
     }
 
-    /// Runs the two loops (each consumer exports its own `kafka_consumer_lag`) until cancelled (or one fails), then closes the Kafka clients.
-    public func run() async throws {
-        let events = EventLoop(consumer: eventsConsumer, processor: processor, maximumEvents: configuration.coalesceMaximumEvents,
-                               drainWait: configuration.coalesceWait, gateSettings: configuration.plainUpdates,
-                               senderProgress: senderProgress, progressInterval: configuration.senderProgressInterval,
-                               logger: logger, metrics: metrics)
-        let tokens = TokenInvalidLoop(consumer: tokenInvalidConsumer, handler: tokenInvalidHandler, logger: logger, metrics: metrics)
-        let outcome: Result<Void, any Error>
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await events.run() }
-                group.addTask { try await tokens.run() }
-                // On graceful shutdown each loop finishes its batch and returns; an error in one
-                // cancels the others (the group's scope ends by throwing).
-                try await group.waitForAll()
-            }
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        try? await eventsConsumer.close()
-        try? await tokenInvalidConsumer.close()
-        try? await producer.shutdown()
-        try outcome.get()
+    /// `match.events` in latest-wins batches (`MatchEventPipeline`), committed per batch up to the held updates:
+    /// on graceful shutdown it finishes the batch in hand, sends what is held, commits and returns. When the member's
+    /// assignment is lost mid-batch the batch is dropped and the loop goes back to polling (rejoining the group); the
+    /// partitions' next owner re-fans those events out with the same job ids. Each call makes a new loop (with its
+    /// own held updates): list it once.
+    public func makeEventsLoop() -> KafkaConsumerService {
+        let pipeline = MatchEventPipeline(processor: processor, gateSettings: configuration.plainUpdates, senderProgress: senderProgress,
+                                          progressInterval: configuration.senderProgressInterval, metrics: metrics)
+        return KafkaConsumerService("match-events", consumer: eventsConsumer, logger: logger,
+                                    commits: .perBatchLatestWins(pipeline, maximumMessages: configuration.coalesceMaximumEvents,
+                                                                 drainWait: configuration.coalesceWait))
+    }
+
+    /// `push.token-invalid` one message at a time: applied (retrying database failures with a bounded backoff,
+    /// never skipping a readable message), then committed. Unreadable messages are counted, logged and committed.
+    public func makeTokenInvalidLoop() -> KafkaConsumerService {
+        let handler = tokenInvalidHandler
+        return KafkaConsumerService("token-invalid", consumer: tokenInvalidConsumer, logger: logger, commits: .perMessage(failed: { [logger, metrics] error, message in
+            metrics.failure("token_invalid")
+            logger.error("token-invalid failed, retrying: \(error)",
+                         ["event": "retry", "partition": String(message.partition), "offset": String(message.offset)])
+        }, handle: { message in
+            _ = try await handler.handle(message.value, source: message)
+        }))
     }
 }

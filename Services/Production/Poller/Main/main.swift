@@ -11,11 +11,8 @@ import ServiceKit
 let environment = EnvironmentReader()
 let options = ServiceHost.loadConfiguration(service: "poller") { try ServiceOptions(environment, defaultPort: 8081) }
 let configuration = ServiceHost.loadConfiguration(service: "poller") { try PollerConfiguration(environment) }
-let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") { () throws -> PostgresConfiguration in
-    var postgres = try PostgresConfiguration(url: configuration.infrastructure.databaseURL)
-    postgres.applicationName = "poller"
-    postgres.maxConnections = 4
-    return postgres
+let postgresConfiguration = ServiceHost.loadConfiguration(service: "poller") {
+    try configuration.infrastructure.postgres(applicationName: "poller", poolSize: 4)
 }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: "poller", error) }
 

@@ -10,7 +10,8 @@ import Runtime
 /// is pending. `takeCommittable()` returns only partitions whose committable offset moved since
 /// the last call, so one committing task sees monotonic offsets. Revoked partitions are
 /// forgotten (their late `finish` calls are ignored; the new owner re-reads from the last commit).
-final class CommitTracker: Sendable {
+/// A `KafkaConsumerService` with the `.outOfOrder` policy begins each message and commits from it.
+public final class CommitTracker: Sendable {
     private struct PartitionState {
         var pending: Set<Int64> = []
         var highestFinished: Int64 = -1
@@ -26,10 +27,10 @@ final class CommitTracker: Sendable {
 
     private let partitions = LockedValue<[KafkaTopicPartition: PartitionState]>([:])
 
-    init() {}
+    public init() {}
 
     /// A message was taken off `partition` and its work begins.
-    func begin(_ partition: KafkaTopicPartition, offset: Int64) {
+    public func begin(_ partition: KafkaTopicPartition, offset: Int64) {
         partitions.withLock { partitions in
             // The first offset read is where the group already stands: nothing to commit before it.
             _ = partitions[partition, default: PartitionState(lastTaken: offset)].pending.insert(offset)
@@ -37,7 +38,7 @@ final class CommitTracker: Sendable {
     }
 
     /// The message's work is final (delivered, token-invalid, dead-lettered or skipped as poison).
-    func finish(_ partition: KafkaTopicPartition, offset: Int64) {
+    public func finish(_ partition: KafkaTopicPartition, offset: Int64) {
         partitions.withLock { partitions in
             guard var state = partitions[partition], state.pending.remove(offset) != nil else { return }
             state.highestFinished = max(state.highestFinished, offset)
@@ -46,7 +47,7 @@ final class CommitTracker: Sendable {
     }
 
     /// Next-offsets to commit that moved since the last call; marks them as taken.
-    func takeCommittable() -> [KafkaTopicPartition: Int64] {
+    public func takeCommittable() -> [KafkaTopicPartition: Int64] {
         partitions.withLock { partitions in
             var result: [KafkaTopicPartition: Int64] = [:]
             for (partition, state) in partitions {
@@ -59,12 +60,12 @@ final class CommitTracker: Sendable {
     }
 
     /// Forgets revoked partitions.
-    func revoke(_ revoked: [KafkaTopicPartition]) {
+    public func revoke(_ revoked: [KafkaTopicPartition]) {
         partitions.withLock { partitions in
             for partition in revoked { partitions[partition] = nil }
         }
     }
 
     /// Messages begun but not finished, over all partitions.
-    var pendingCount: Int { partitions.withLock { $0.values.reduce(0) { $0 + $1.pending.count } } }
+    public var pendingCount: Int { partitions.withLock { $0.values.reduce(0) { $0 + $1.pending.count } } }
 }

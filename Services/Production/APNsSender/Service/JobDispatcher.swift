@@ -1,0 +1,121 @@
+import APNs
+import Contracts
+import DeadLetter
+import Foundation
+import Kafka
+import Runtime
+import ServiceKit
+
+/// apns-sender's sending half, as a service: starts jobs from the read-ahead while sending slots are free — priority
+/// 10 first, each key's states in order (`JobLookahead.takeNext`), superseded updates finished without a push — and
+/// finishes each job's offset in the `CommitTracker` once the job is final (the jobs topic's consume loop commits
+/// from there).
+///
+/// On graceful shutdown it starts no new job (what is read but not started stays uncommitted for the next owner),
+/// turns `accepting_jobs` false and waits for the jobs in flight; when cancelled (the grace period is over) it
+/// abandons them uncommitted (they are read again after a restart).
+struct JobDispatcher: Service {
+    let name = "job-dispatcher"
+    let readAhead: JobReadAhead
+    let order: SendOrder
+    let tracker: CommitTracker
+    let jobs: JobSet
+    let processor: JobProcessor
+    let deadLetters: DeadLetterPublisher
+    let metrics: SenderMetrics
+    let readiness: Readiness
+    let logger: Logger
+    let clock: any WallClock
+    /// How long one wait for a slot or a change lasts (short, so shutdown is noticed quickly).
+    var pollTimeout: Duration { .milliseconds(100) }
+
+    func run() async throws {
+        dispatch: while !Task.isCancelled && !GracefulShutdown.isRequested {
+            let seen = readAhead.changes.value
+            if jobs.hasSlot, let (next, counts) = readAhead.lookahead.withLock({ lookahead in
+                lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
+            }) {
+                metrics.lookahead(counts)
+                if next.superseded, let job = next.entry.job {
+                    // A newer state of its key is already read: its devices get that one.
+                    metrics.superseded(priority: job.priority, count: job.targets.count)
+                    metrics.targetsFinished("superseded", count: job.targets.count)
+                    metrics.jobFinished("superseded")
+                    tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    continue dispatch
+                }
+                start(next.entry)
+                continue dispatch
+            }
+            if !jobs.hasSlot {
+                _ = await jobs.wait(until: { $0.hasSlot }, timeout: pollTimeout)
+            } else {
+                // Settling after an assignment ends with a change (the intake caught up) or at its deadline.
+                let settling = readAhead.lookahead.withLock { $0.settlingUntil != nil }
+                await readAhead.waitForChange(after: seen, timeout: settling ? .milliseconds(50) : pollTimeout)
+            }
+        }
+        await drain()
+    }
+
+    /// No new jobs; in-flight ones finish, or are cancelled once this task is (the grace period is over).
+    private func drain() async {
+        readiness.set("accepting_jobs", false)
+        logger.info("draining", ["inFlightJobs": String(jobs.count)])
+        if !(await jobs.wait(until: { $0.count == 0 })) {
+            logger.warning("grace period over; abandoning unfinished jobs (read again after restart)", ["jobs": String(jobs.count)])
+            jobs.cancelAll()
+        }
+        // In a task of its own, which the cancellation does not reach: the cancelled jobs get a moment to return.
+        await Task { [jobs] in _ = await jobs.wait(until: { $0.count == 0 }, timeout: .seconds(2)) }.value
+        logger.info("drained", ["abandonedJobs": String(jobs.count), "unfinished": String(tracker.pendingCount)])
+    }
+
+    /// Starts one entry's work as a job; its offset is finished in the tracker once the work is final.
+    private func start(_ entry: JobLookahead.Entry) {
+        let message = entry.message
+        let partition = message.topicPartition
+        let done: @Sendable () -> Void = { [tracker] in
+            tracker.finish(partition, offset: message.offset)
+        }
+        let ended: @Sendable () -> Void = { [readAhead] in readAhead.bump() }
+        switch entry.incoming {
+        case .job(let job):
+            let key = entry.key
+            jobs.start { [processor, order] slot in
+                defer { ended() }
+                if case .finished = await processor.process(job, key: key, order: order, slot: slot) { done() }
+            }
+        case .invalid(let job, let reason):
+            metrics.rejected(kind: "invalid_job")
+            logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
+            jobs.start { [processor] _ in
+                defer { ended() }
+                if case .finished = await processor.deadLetter(job, reason: reason) { done() }
+            }
+        case .poison(let kind, let error, let jobID):
+            metrics.rejected(kind: kind)
+            logger.warning("unusable message skipped", [
+                "kind": kind, "error": String(error.prefix(300)), "partition": partition.description,
+                "offset": String(message.offset), "jobId": jobID ?? "",
+            ])
+            // Parked on the dead-letter topic (and, when it names a job, a rejected DeadPush on push.dead);
+            // the offset is final only once both are acknowledged.
+            let record = jobID.map {
+                DeadPush.rejected(jobId: $0, source: .init(topic: message.topic, partition: message.partition,
+                                                           offset: message.offset, kind: kind),
+                                  error: error, diedAt: Int64(clock.now().timeIntervalSince1970 * 1000))
+            }
+            let publisher = processor.publisher
+            jobs.start { [deadLetters, metrics] _ in
+                defer { ended() }
+                do { try await deadLetters.publish(message, kind: kind, error: error) } catch { return }
+                if let record {
+                    guard let outgoing = try? publisher.dead(record), await publisher.publish([outgoing]) else { return }
+                    metrics.deadProduced.increment()
+                }
+                done()
+            }
+        }
+    }
+}
