@@ -8,6 +8,7 @@ import Matches
 import Postgres
 @testable import Poller
 import Runtime
+import ServerTestSupport
 import SharedTestSupport
 import Testing
 
@@ -25,13 +26,13 @@ import Testing
         let store = MatchStore(database: database)
         _ = try await ScheduleSync(client: fake.client, store: store, include: "localteam,visitorteam,league,venue,runs",
                                    windowDays: 3, clock: fake.clock, metrics: metrics, logger: PollerTestSupport.logger).syncOnce()
-        try await OrchestratorFixtures.device(database, user: "u1", device: "d1", pushToStart: OrchestratorFixtures.token(1))
-        try await OrchestratorFixtures.device(database, user: "u1", device: "d2", pushToStart: OrchestratorFixtures.token(2))
-        try await OrchestratorFixtures.device(database, user: "u2", device: "d3", pushToStart: OrchestratorFixtures.token(3))
-        try await OrchestratorFixtures.device(database, user: "u2", device: "d4", pushToStart: nil)
-        try await OrchestratorFixtures.device(database, user: "u3", device: "d5", pushToStart: OrchestratorFixtures.token(5))
-        try await OrchestratorFixtures.follow(database, user: "u1", match: matchId)
-        try await OrchestratorFixtures.follow(database, user: "u2", match: matchId)
+        try await FollowerRows.device(database, user: "u1", device: "d1", pushToStart: FollowerRows.token(1))
+        try await FollowerRows.device(database, user: "u1", device: "d2", pushToStart: FollowerRows.token(2))
+        try await FollowerRows.device(database, user: "u2", device: "d3", pushToStart: FollowerRows.token(3))
+        try await FollowerRows.device(database, user: "u2", device: "d4", pushToStart: nil)
+        try await FollowerRows.device(database, user: "u3", device: "d5", pushToStart: FollowerRows.token(5))
+        try await FollowerRows.follow(database, user: "u1", match: matchId)
+        try await FollowerRows.follow(database, user: "u2", match: matchId)
         let orchestrator = MatchOrchestrator(
             database: database, producer: producer, settings: { var s = MatchOrchestrator.Settings(); s.jobsTopic = PollerTestSupport.jobsTopic; return s }(),
             clock: fake.clock, metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: PollerTestSupport.logger)
@@ -84,19 +85,4 @@ import Testing
         try await producer.shutdown()
         await PollerTestSupport.dropSchema(schema, database)
     }
-}
-
-/// Rows the orchestrator reads.
-enum OrchestratorFixtures {
-    static func device(_ database: PostgresClient, user: String, device: String, pushToStart: String?) async throws {
-        try await database.execute(
-            "INSERT INTO devices (user_id, device_id, push_token, push_to_start_token, apns_env) VALUES ($1, $2, $3, $4, 'sandbox')",
-            [user, device, String(repeating: "a", count: 64), pushToStart])
-    }
-
-    static func follow(_ database: PostgresClient, user: String, match: String) async throws {
-        try await database.execute("INSERT INTO match_follows (user_id, match_id) VALUES ($1, $2)", [user, match])
-    }
-
-    static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
 }

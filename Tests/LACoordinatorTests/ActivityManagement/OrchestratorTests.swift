@@ -9,6 +9,7 @@ import PushComposition
 import Runtime
 import Testing
 @testable import LACoordinator
+import ServerTestSupport
 import SharedTestSupport
 
 /// The MatchOrchestrator with real PostgreSQL and Kafka.
@@ -21,17 +22,6 @@ import SharedTestSupport
                           metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: ManagementTestSupport.logger)
     }
 
-    static func device(_ database: PostgresClient, user: String, device: String, pushToStart: String?) async throws {
-        try await database.execute(
-            "INSERT INTO devices (user_id, device_id, push_token, push_to_start_token, apns_env) VALUES ($1, $2, $3, $4, 'sandbox')",
-            [user, device, String(repeating: "a", count: 64), pushToStart])
-    }
-
-    static func follow(_ database: PostgresClient, user: String, match: String) async throws {
-        try await database.execute("INSERT INTO match_follows (user_id, match_id) VALUES ($1, $2)", [user, match])
-    }
-
-    static func token(_ n: Int) -> String { String(repeating: String(format: "%02x", n), count: 80) }
 
     /// A channel activity near iOS's 8-hour limit gets a new push-to-start on the channel and no end push (it has no
     /// update token; the app ends the older activity of the match when the new one starts).
@@ -42,8 +32,8 @@ import SharedTestSupport
         let matchId = String(ManagementTestSupport.uniqueOffset() + 11)
         let clock = ManualWallClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
-        try await Self.device(database, user: "u", device: "d1", pushToStart: Self.token(5))
-        try await Self.follow(database, user: "u", match: matchId)
+        try await FollowerRows.device(database, user: "u", device: "d1", pushToStart: FollowerRows.token(5))
+        try await FollowerRows.follow(database, user: "u", match: matchId)
         try await database.execute("UPDATE devices SET channel_capable = true WHERE user_id = 'u'")
         let store = BroadcastChannelStore(database: database)
         let generation = try #require(try await store.beginCreate(matchId: matchId, environment: .sandbox, storagePolicy: 0, now: clock.now()))
@@ -72,9 +62,9 @@ import SharedTestSupport
         let producer = try ManagementTestSupport.producer()
         let matchId = String(ManagementTestSupport.uniqueOffset() + 9)
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
-        try await Self.follow(database, user: "u", match: matchId)
+        try await FollowerRows.follow(database, user: "u", match: matchId)
         for (device, index) in [("capable", 1), ("old", 2), ("capable-prod", 3)] {
-            try await Self.device(database, user: "u", device: device, pushToStart: Self.token(index))
+            try await FollowerRows.device(database, user: "u", device: device, pushToStart: FollowerRows.token(index))
         }
         try await database.execute("UPDATE devices SET channel_capable = true WHERE device_id LIKE 'capable%'")
         try await database.execute("UPDATE devices SET apns_env = 'production' WHERE device_id = 'capable-prod'")
@@ -105,9 +95,9 @@ import SharedTestSupport
         let matchId = String(ManagementTestSupport.uniqueOffset() + 7)
         try await database.execute("INSERT INTO matches (match_id, status, is_live) VALUES ($1, 'S1', true)", [matchId])
         for user in 0..<4 {
-            try await Self.follow(database, user: "u\(user)", match: matchId)
+            try await FollowerRows.follow(database, user: "u\(user)", match: matchId)
             for device in 0..<3 {
-                try await Self.device(database, user: "u\(user)", device: "d\(device)", pushToStart: Self.token(user * 3 + device))
+                try await FollowerRows.device(database, user: "u\(user)", device: "d\(device)", pushToStart: FollowerRows.token(user * 3 + device))
             }
         }
         var settings = MatchOrchestrator.Settings()
@@ -140,8 +130,8 @@ import SharedTestSupport
         detectorState.statusText = "From the detector"
         try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
                                    [matchId, try PostgresJSON(encoding: detectorState)])
-        try await Self.device(database, user: "u1", device: "d1", pushToStart: Self.token(7))
-        try await Self.follow(database, user: "u1", match: matchId)
+        try await FollowerRows.device(database, user: "u1", device: "d1", pushToStart: FollowerRows.token(7))
+        try await FollowerRows.follow(database, user: "u1", match: matchId)
         var settings = MatchOrchestrator.Settings()
         settings.maxStartAttempts = 2
         settings.retryBackoff = .seconds(60)
@@ -190,8 +180,8 @@ import SharedTestSupport
         try await database.execute(
             "INSERT INTO matches (match_id, status, is_live, close_of_play) VALUES ($1, 'Stump Day 1', true, true)", [matchId])
         for (user, n) in [("u1", 1), ("u2", 2), ("u3", 3)] {
-            try await Self.device(database, user: user, device: "d1", pushToStart: Self.token(n))
-            try await Self.follow(database, user: user, match: matchId)
+            try await FollowerRows.device(database, user: user, device: "d1", pushToStart: FollowerRows.token(n))
+            try await FollowerRows.follow(database, user: user, match: matchId)
         }
         // u1's day ended at stumps after two re-starts; u2's activity had run out of re-starts on day 1; u3 followed overnight.
         try await database.execute(
@@ -241,8 +231,8 @@ import SharedTestSupport
         try await database.execute("INSERT INTO active_matches (match_id, display_state) VALUES ($1, $2)",
                                    [matchId, try PostgresJSON(encoding: state)])
         for (user, n) in [("old", 1), ("young", 2)] {
-            try await Self.device(database, user: user, device: "d1", pushToStart: Self.token(n))
-            try await Self.follow(database, user: user, match: matchId)
+            try await FollowerRows.device(database, user: user, device: "d1", pushToStart: FollowerRows.token(n))
+            try await FollowerRows.follow(database, user: user, match: matchId)
         }
         let eightHoursAgo = clock.now().addingTimeInterval(-8 * 3600)
         try await database.execute(
@@ -259,7 +249,7 @@ import SharedTestSupport
         let end = try #require(jobs.first { $0.job.kind == .liveActivityEnd }?.job)
         let start = try #require(jobs.first { $0.job.kind == .liveActivityStart }?.job)
         #expect(end.targets.map(\.token) == ["update-old"] && end.jobId == "rollover:\(matchId):old:d1:2")
-        #expect(start.targets.map(\.token) == [Self.token(1)] && start.jobId == "start:\(matchId):old:d1:2")
+        #expect(start.targets.map(\.token) == [FollowerRows.token(1)] && start.jobId == "start:\(matchId):old:d1:2")
         let aps = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(end.payload.utf8))["aps"])
         #expect(aps["event"] == .string("end") && aps["dismissal-date"] == aps["timestamp"] && aps["alert"] == nil)
         #expect(aps["content-state"]?["statusText"] == .string("Day 1 · rain-delayed"))
