@@ -14,3 +14,12 @@ public enum PushSharding {
         Int(FNV1a.hash64(token) % UInt64(max(1, shards)))
     }
 }
+
+extension PushJob {
+    /// The Kafka key of a token job: "matchId:shard", the shard of its first target's token (a job's targets are all
+    /// of one shard; a single-device job's is its device's), so every push of one device for one match is in one
+    /// partition, in order.
+    public func shardKey(shards: Int) -> String {
+        PushJob.key(matchId: matchId, shard: PushSharding.shard(token: targets.first?.token ?? "", shards: shards))
+    }
+}

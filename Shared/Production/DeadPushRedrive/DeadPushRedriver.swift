@@ -119,9 +119,7 @@ public struct DeadPushRedriver: Sendable {
             logger.info("re-driving dead push", [
                 "jobId": job.jobId, "targets": String(job.targets.count), "attempt": String(job.attempt), "lastError": record.lastError,
             ])
-            let shard = PushSharding.shard(token: job.targets[0].token, shards: shards)
-            return KafkaOutgoingMessage(
-                topic: jobsTopic, key: Array(PushJob.key(matchId: job.matchId, shard: shard).utf8), value: try MessageCodec.encode(job))
+            return KafkaOutgoingMessage(topic: jobsTopic, key: Array(job.shardKey(shards: shards).utf8), value: try MessageCodec.encode(job))
         }
     }
 }

@@ -19,10 +19,4 @@ public struct PushDevice: Sendable, Equatable {
 
     /// The job's one target.
     var target: PushTarget { PushTarget(token: token, env: env, userId: userId, deviceId: deviceId) }
-
-    /// The Kafka key of its jobs: "matchId:shard", the shard from the token (every push of one device for one
-    /// match is in one partition, in order).
-    public func key(shards: Int) -> String {
-        PushJob.key(matchId: matchId, shard: PushSharding.shard(token: token, shards: shards))
-    }
 }

@@ -63,6 +63,6 @@ struct PushJobFactory: Sendable {
 
     /// The Kafka key of a single-target job.
     func key(of job: PushJob) -> String {
-        PushJob.key(matchId: job.matchId, shard: PushSharding.shard(token: job.targets.first?.token ?? "", shards: shards))
+        job.shardKey(shards: shards)
     }
 }

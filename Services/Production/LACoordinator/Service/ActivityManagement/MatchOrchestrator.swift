@@ -152,8 +152,7 @@ struct MatchOrchestrator: Sendable {
 
     /// The `push.jobs` message of `job` (keyed by match and the first target's shard).
     func message(_ job: PushJob) throws -> KafkaOutgoingMessage {
-        KafkaOutgoingMessage(topic: settings.jobsTopic, key: Array(PushJob.key(matchId: job.matchId,
-            shard: PushSharding.shard(token: job.targets[0].token, shards: settings.shards)).utf8), value: try MessageCodec.encode(job))
+        KafkaOutgoingMessage(topic: settings.jobsTopic, key: Array(job.shardKey(shards: settings.shards).utf8), value: try MessageCodec.encode(job))
     }
 
     /// Inserts/updates the rows of `chunk` and produces their jobs in one transaction.
