@@ -93,8 +93,11 @@ var productionLibraries: [Target] {[
     shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
     shared("Auth", ["Crypto", "Runtime"]),
-    // The operator's view of a match (`sightscreen match`, the api's admin route): PostgreSQL, metrics, lag.
-    shared("Operations", ["BroadcastChannels", "Contracts", "Kafka", "LiveActivities", "Matches", "Postgres", "Runtime"]),
+    // The delivery record (issue 38): push.outcomes folded into push_deliveries, its one store.
+    shared("DeliveryRecord", ["Contracts", "Postgres", "Runtime"]),
+    // The operator's views: a match (`sightscreen match`, the api's admin route) and support's view of a user, device or
+    // activity with its diagnosis (`sightscreen user|device|activity`, the admin support routes and page).
+    shared("Operations", ["BroadcastChannels", "Contracts", "DeliveryRecord", "Kafka", "LiveActivities", "Matches", "Postgres", "Runtime"]),
     shared("DeadLetter", ["Contracts", "Kafka", "Runtime"]),
     // Operator tooling: the CLI's output and errors, the dead-push re-drive (sightscreen redrive-dead).
     shared("CommandLineSupport"),
@@ -108,7 +111,7 @@ var productionExecutables: [Target] {
     + service("Detector", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "Detection", "FeedHistory", "Matches", "Runtime"],
               main: ["Contracts", "DeadLetter", "FeedHistory", "Detection", "Kafka", "Postgres", "Runtime", "Schema", "ServiceKit"])
     + service("LACoordinator", ["ServiceKit", "Kafka", "DeadLetter", "Postgres", "Schema", "Contracts", "FanOut", "PushComposition", "APNs", "FeedHistory", "LiveActivities", "Matches", "Runtime",
-                                "BroadcastChannels"],
+                                "BroadcastChannels", "DeliveryRecord"],
               main: ["APNs", "Kafka", "Postgres", "PushComposition", "Runtime", "Schema", "ServiceKit"])
     + service("APNsSender", ["ServiceKit", "Kafka", "DeadLetter", "Contracts", "APNs", "Runtime"], main: ["APNs", "Kafka", "Runtime", "ServiceKit"])
     + service("API", ["ServiceKit", "HTTPServer", "Kafka", "Postgres", "Contracts", "PushComposition", "Auth", "LiveActivities", "Matches", "Runtime", "Schema",

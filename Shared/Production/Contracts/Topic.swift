@@ -11,6 +11,8 @@ public enum Topic: String, Sendable, CaseIterable {
     case pushJobs = "push.jobs"
     /// `TokenInvalid`, key matchId: apns-sender → la-coordinator.
     case tokenInvalid = "push.token-invalid"
+    /// `PushOutcome`, key "matchId:shard" (the job's key): apns-sender → la-coordinator's delivery recorder.
+    case pushOutcomes = "push.outcomes"
     /// Jobs that exhausted retries or expired, key jobId.
     case dead = "push.dead"
     /// `DeadLetterRecord`, key "sourceTopic:partition:offset": messages any consumer could not decode.

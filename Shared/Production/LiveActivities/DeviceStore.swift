@@ -80,7 +80,12 @@ public struct DeviceStore: Sendable {
 
     /// Deletes the user's device; false when the user has no such device.
     public func delete(userId: String, deviceId: String) async throws -> Bool {
-        try await database.execute("DELETE FROM devices WHERE user_id = $1 AND device_id = $2", [userId, deviceId], prepared: true) > 0
+        // The device's delivery record goes with it (privacy: nothing of a deleted device is kept).
+        try await database.execute(
+            """
+            WITH record AS (DELETE FROM push_deliveries WHERE user_id = $1 AND device_id = $2)
+            DELETE FROM devices WHERE user_id = $1 AND device_id = $2
+            """, [userId, deviceId], prepared: true) > 0
     }
 
     /// A device token APNs refused: cleared if the device still holds that exact token (a rotated one stays).

@@ -33,17 +33,30 @@ extension JobProcessor {
         var lastError = "expired before sending (apns-expiration \(job.expiration))"
         var cause = DeadPush.Cause.expired
         var dead = scheduler.isExpired(job.expiration)
+        var lastStatus: Int?
+        var lastReason: String?
+        var tries = 0
+        func outcomeMessage(_ result: PushResult) -> KafkaOutgoingMessage {
+            publisher.outcome(OutcomeLedger.broadcast(job, channel: channel, result: result, status: lastStatus, reason: lastReason ?? (result == .superseded ? "a newer state of this channel was sent first" : nil),
+                                                      tries: tries, at: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), key: "")
+        }
         while !dead {
             if coalescer.isSuperseded(job, channel: channel) {
+                guard await publisher.publish([outcomeMessage(.superseded)]) else { return abandonBroadcast(job) }
                 metrics.broadcastFinished("superseded")
                 metrics.jobFinished("superseded")
                 return .finished(delivered: 0, tokenInvalid: 0, dead: 0)
             }
             attempt += 1
-            let outcome = await client.sendBroadcast(broadcast)
+            let answer = await client.sendBroadcast(broadcast)
             if Task.isCancelled { return abandonBroadcast(job) }
+            tries += 1
+            lastStatus = answer.status
+            lastReason = answer.reason?.rawValue ?? answer.transportError
+            let outcome = answer
             switch outcome.action {
             case .delivered:
+                guard await publisher.publish([outcomeMessage(.accepted)]) else { return abandonBroadcast(job) }
                 metrics.accepted(job, count: 1, at: scheduler.clock.now())
                 coalescer.accepted(job, channel: channel)
                 metrics.broadcastFinished("delivered")
@@ -54,7 +67,7 @@ extension JobProcessor {
             case .channelInvalid:
                 let lost = TokenInvalid(token: channel.channelId, tokenKind: .channel, matchId: job.matchId, userId: "", deviceId: "",
                                         reason: outcome.reason?.rawValue ?? "ChannelNotRegistered", apnsTimestamp: nil)
-                guard let record = try? publisher.tokenInvalid(lost), await publisher.publish([record]) else { return abandonBroadcast(job) }
+                guard let record = try? publisher.tokenInvalid(lost), await publisher.publish([record, outcomeMessage(.refused)]) else { return abandonBroadcast(job) }
                 metrics.tokenInvalidProduced.increment()
                 metrics.broadcastFinished("channel_invalid")
                 metrics.matches.count(job.matchId, "refused", 1)
@@ -84,7 +97,7 @@ extension JobProcessor {
         }
         let record = DeadPush(job: job, undelivered: [], cause: cause, lastError: lastError,
                               diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
-        guard let message = try? publisher.dead(record), await publisher.publish([message]) else { return abandonBroadcast(job) }
+        guard let message = try? publisher.dead(record), await publisher.publish([message, outcomeMessage(.dead)]) else { return abandonBroadcast(job) }
         metrics.deadProduced.increment()
         metrics.broadcastFinished("dead")
         metrics.matches.count(job.matchId, "dead", 1)

@@ -39,7 +39,9 @@ struct JobProcessor: Sendable {
         metrics.jobsInFlight.increment()
         defer { metrics.jobsInFlight.decrement() }
         let payload = Array(job.payload.utf8)
-        var remaining = job.targets
+        var ledger = OutcomeLedger(job)
+        /// Indices into `job.targets` of the targets still without a final answer.
+        var remaining = Array(job.targets.indices)
         var delivered = 0
         var invalid: [TokenInvalid] = []
         var dead: [PushTarget] = []
@@ -47,9 +49,10 @@ struct JobProcessor: Sendable {
         var cause = DeadPush.Cause.exhausted
         var attempt = 0
         if scheduler.isExpired(job.expiration) {
-            dead = remaining
-            remaining = []
+            dead = job.targets
             lastError = "expired before sending (apns-expiration \(job.expiration))"
+            ledger.finish(remaining, as: .dead, why: lastError ?? "expired")
+            remaining = []
             cause = .expired
         }
         var superseded = 0
@@ -57,28 +60,36 @@ struct JobProcessor: Sendable {
             if let order, !order.beginRound(job, key: key) {
                 superseded = remaining.count
                 metrics.superseded(priority: job.priority, count: superseded)
+                ledger.finish(remaining, as: .superseded, why: "a newer state of this device was sent first")
                 remaining = []
                 break
             }
             attempt += 1
-            let outcomes = await sendRound(job, payload: payload, targets: remaining)
+            let targets = remaining.map { job.targets[$0] }
+            let outcomes = await sendRound(job, payload: payload, targets: targets)
             order?.endRound(job, key: key)
             if Task.isCancelled { return abandon(job) }
-            var again: [PushTarget] = []
+            let answeredAt = Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)
+            var again: [Int] = []
             var acceptedNow = 0
-            for (target, outcome) in zip(remaining, outcomes) {
+            for (index, outcome) in zip(remaining, outcomes) {
+                let target = job.targets[index]
                 switch outcome.action {
                 case .delivered:
                     acceptedNow += 1
+                    ledger.answered(index, outcome, final: .accepted, at: answeredAt)
                 case .tokenInvalid:
+                    ledger.answered(index, outcome, final: .refused, at: answeredAt)
                     invalid.append(TokenInvalid(
                         token: target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId,
                         userId: target.userId, deviceId: target.deviceId,
                         reason: outcome.reason?.rawValue ?? "HTTP \(outcome.status ?? 0)", apnsTimestamp: outcome.apnsTimestamp))
                 case .retry, .regenerateJWTAndRetry:
-                    again.append(target)
+                    ledger.answered(index, outcome, final: nil, at: answeredAt)
+                    again.append(index)
                     lastError = Self.describe(outcome)
                 case .permanentFailure, .channelInvalid:  // a channel reason cannot answer a device push
+                    ledger.answered(index, outcome, final: .dead, at: answeredAt)
                     dead.append(target)
                     lastError = Self.describe(outcome)
                     cause = .permanent
@@ -101,7 +112,8 @@ struct JobProcessor: Sendable {
                 metrics.jobsWaiting.decrement()
                 guard waited else { return abandon(job) }
             case .giveUp(let why):
-                dead.append(contentsOf: remaining)
+                dead.append(contentsOf: remaining.map { job.targets[$0] })
+                ledger.finish(remaining, as: .dead, why: "\(why)")
                 remaining = []
                 lastError = "\(why): \(lastError ?? "no answer")"
                 cause = why == .expired ? .expired : .exhausted
@@ -110,6 +122,7 @@ struct JobProcessor: Sendable {
         var records: [KafkaOutgoingMessage] = []
         do {
             records = try invalid.map(publisher.tokenInvalid)
+            records.append(publisher.outcome(ledger.outcome(finishedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), key: key))
             if !dead.isEmpty {
                 let record = DeadPush(
                     job: job, undelivered: dead, cause: cause, lastError: lastError ?? "unknown",
@@ -144,7 +157,10 @@ struct JobProcessor: Sendable {
     func deadLetter(_ job: PushJob, reason: String) async -> Result {
         let record = DeadPush(
             job: job, undelivered: job.targets, cause: .permanent, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
-        guard let message = try? publisher.dead(record), await publisher.publish([message]) else { return abandon(job) }
+        var ledger = OutcomeLedger(job)
+        ledger.finish(Array(job.targets.indices), as: .dead, why: reason)
+        let outcome = publisher.outcome(ledger.outcome(finishedAt: record.diedAt), key: "")
+        guard let message = try? publisher.dead(record), await publisher.publish([message, outcome]) else { return abandon(job) }
         metrics.deadProduced.increment()
         metrics.targetsFinished("dead", count: job.targets.count)
         metrics.jobFinished("invalid")

@@ -9,7 +9,8 @@ import ServiceKit
 
 // la-coordinator: consumes `match.events` (group LA_EVENTS_GROUP_ID, "la-coordinator") and fans each event out
 // as Live Activity push jobs on `push.jobs`; consumes `push.token-invalid` (group LA_TOKEN_INVALID_GROUP_ID,
-// "la-coordinator-token-invalid") and ends rows whose token APNs rejected; and, on one replica at a time (advisory
+// "la-coordinator-token-invalid") and ends rows whose token APNs rejected; folds `push.outcomes` (group LA_RECORD_GROUP_ID,
+// "la-coordinator-delivery-record") into the delivery record support reads (DeliveryRecorder); and, on one replica at a time (advisory
 // lock LA_MANAGEMENT_LOCK_NAME), manages Live Activities' lives: the 30 s orchestrator (starts, re-starts, a new
 // day's starts, the 8-hour rollover), the TTL sweep and, with BROADCAST_ENABLED, the broadcast channels with the
 // APNs channel key (ActivityManager). Configuration: CoordinatorConfiguration (environment).
@@ -75,9 +76,11 @@ await ServiceHost.run(name: "la-coordinator", options: options) { context in
         ResourceService("kafka-producer") { try? await coordinator.producer.shutdown() },
         ResourceService("kafka-consumer-events") { try? await coordinator.eventsConsumer.close() },
         ResourceService("kafka-consumer-token-invalid") { try? await coordinator.tokenInvalidConsumer.close() },
+        ResourceService("kafka-consumer-outcomes") { try? await coordinator.outcomesConsumer.close() },
         context.dependencyProbe("kafka_broker") { try await coordinator.eventsConsumer.checkBroker() },
         context.dependencyProbe("postgres") { _ = try await database.healthCheck() },
         coordinator.makeTokenInvalidLoop(),
+        coordinator.makeDeliveryRecordLoop(),
         coordinator.makeEventsLoop(),
         // Stops first: the management loops are idempotent and cancelled; the lock is released.
         manager.service(),

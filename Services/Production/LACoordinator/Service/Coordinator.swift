@@ -1,4 +1,5 @@
 import DeadLetter
+import DeliveryRecord
 import FanOut
 import Kafka
 import Postgres
@@ -17,6 +18,8 @@ public struct Coordinator: Sendable {
     public let producer: KafkaProducer
     public let eventsConsumer: KafkaConsumer
     public let tokenInvalidConsumer: KafkaConsumer
+    /// `push.outcomes`, folded into the delivery record.
+    public let outcomesConsumer: KafkaConsumer
     let logger: Logger
     let metrics: CoordinatorMetrics
     let clock: any WallClock
@@ -43,7 +46,13 @@ public struct Coordinator: Sendable {
         tokenInvalidConsumer = try KafkaConsumer(
             configuration: Self.consumer(configuration, group: configuration.tokenInvalidGroup, topic: configuration.tokenInvalidTopic),
             logger: logger.child("kafka"), metrics: registry)
+        var outcomes = Self.consumer(configuration, group: configuration.recordGroup, topic: configuration.outcomesTopic)
+        outcomes.autoOffsetReset = .earliest
+        outcomesConsumer = try KafkaConsumer(configuration: outcomes, logger: logger.child("kafka"), metrics: registry)
+        recorderMetrics = DeliveryRecorderMetrics(registry: registry)
     }
+
+    let recorderMetrics: DeliveryRecorderMetrics
 
     private static func consumer(_ configuration: CoordinatorConfiguration, group: String, topic: String) -> KafkaConsumerConfiguration {
         configuration.infrastructure.consumer(clientId: "la-coordinator", groupId: group, topics: [topic])
@@ -80,6 +89,16 @@ public struct Coordinator: Sendable {
         return KafkaConsumerService("match-events", consumer: eventsConsumer, logger: logger,
                                     commits: .perBatchLatestWins(pipeline, maximumMessages: configuration.coalesceMaximumEvents,
                                                                  drainWait: configuration.coalesceWait))
+    }
+
+    /// `push.outcomes` folded into the delivery record a batch at a time (`DeliveryRecorder`): each batch written with its
+    /// offsets in one transaction, then committed. Each call makes a new loop: list it once.
+    public func makeDeliveryRecordLoop() -> KafkaConsumerService {
+        let recorder = DeliveryRecorder(store: DeliveryRecordStore(database: database), topic: configuration.outcomesTopic, deadLetters: deadLetters,
+                                        metrics: recorderMetrics, logger: logger.child("delivery-record"))
+        return KafkaConsumerService("delivery-record", consumer: outcomesConsumer, logger: logger,
+                                    commits: .perBatchLatestWins(recorder, maximumMessages: configuration.recordMaximumOutcomes,
+                                                                 drainWait: .milliseconds(20)))
     }
 
     /// `push.token-invalid` one message at a time: applied (retrying database failures with a bounded backoff,

@@ -17,6 +17,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// `LA_TOKEN_INVALID_GROUP_ID` (default "la-coordinator-token-invalid"): a group of its own so that
     /// a long fan-out never delays ending dead tokens, and each topic's lag is visible on its own.
     public var tokenInvalidGroup = "la-coordinator-token-invalid"
+    /// `LA_OUTCOMES_TOPIC` (default `push.outcomes`) and `LA_RECORD_GROUP_ID` (default "la-coordinator-delivery-record"):
+    /// the delivery recorder's input and group (its own, so the record's lag never holds up the fan-out).
+    public var outcomesTopic = Topic.pushOutcomes.name
+    public var recordGroup = "la-coordinator-delivery-record"
+    /// `LA_RECORD_MAX_OUTCOMES` (200): most outcomes (each up to 1,000 pushes) folded and written in one transaction.
+    public var recordMaximumOutcomes = 200
     /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
     public var fanOut = FanOutSettings()
     /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,
@@ -51,6 +57,9 @@ public struct CoordinatorConfiguration: Sendable {
         fanOut.topic = try environment.topic("LA_JOBS_TOPIC", default: fanOut.topic)
         eventsGroup = environment.string("LA_EVENTS_GROUP_ID", default: eventsGroup)
         tokenInvalidGroup = environment.string("LA_TOKEN_INVALID_GROUP_ID", default: tokenInvalidGroup)
+        outcomesTopic = try environment.topic("LA_OUTCOMES_TOPIC", default: outcomesTopic)
+        recordGroup = environment.string("LA_RECORD_GROUP_ID", default: recordGroup)
+        recordMaximumOutcomes = try environment.int("LA_RECORD_MAX_OUTCOMES", default: recordMaximumOutcomes, in: 1...10_000)
         fanOut.shards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         fanOut.fetchRows = try environment.int("FANOUT_FETCH_ROWS", default: fanOut.fetchRows, in: 100...100_000)
         fanOut.maximumInFlight = try environment.int("FANOUT_MAX_IN_FLIGHT", default: fanOut.maximumInFlight, in: 1...10_000)

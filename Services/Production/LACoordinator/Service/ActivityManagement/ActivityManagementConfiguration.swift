@@ -14,7 +14,7 @@ public struct ActivityManagementConfiguration: Sendable {
     public var leaderRetry: Duration = .seconds(3)
     /// Orchestrator and rollover settings (`ORCHESTRATOR_*`, `PUSH_SHARDS`, the push policy).
     var orchestrator = MatchOrchestrator.Settings()
-    /// `TTL_SWEEP_INTERVAL_MS` / `TTL_BATCH_SIZE` / `TTL_MAX_BATCHES` / `FEED_HISTORY_RETENTION_MS`.
+    /// `TTL_SWEEP_INTERVAL_MS` / `TTL_BATCH_SIZE` / `TTL_MAX_BATCHES` / `FEED_HISTORY_RETENTION_MS` / `DELIVERY_RECORD_RETENTION_MS`.
     var ttl = TTLSweeper.Settings()
     /// `BROADCAST_*`: the broadcast channel manager (off unless `BROADCAST_ENABLED`).
     var channels = ChannelManager.Settings()
@@ -47,6 +47,8 @@ public struct ActivityManagementConfiguration: Sendable {
         ttl.maxBatches = try environment.int("TTL_MAX_BATCHES", default: ttl.maxBatches, in: 1...100_000)
         ttl.feedHistoryRetention = try environment.milliseconds("FEED_HISTORY_RETENTION_MS", default: ttl.feedHistoryRetention,
                                                                 in: 60_000...2_592_000_000)
+        ttl.deliveryRecordRetention = try environment.milliseconds("DELIVERY_RECORD_RETENTION_MS", default: ttl.deliveryRecordRetention,
+                                                                   in: 60_000...(90 * 86_400_000))
         try readBroadcast(environment)
     }
 

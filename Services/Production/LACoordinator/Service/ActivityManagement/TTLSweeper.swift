@@ -1,3 +1,4 @@
+import DeliveryRecord
 import FeedHistory
 import Foundation
 import LiveActivities
@@ -6,7 +7,8 @@ import Runtime
 
 /// Deletes `match_follows` and `live_activities` rows past `expires_at` in batches
 /// (`DELETE … WHERE ctid IN (SELECT ctid … LIMIT n)`), so no statement holds many row locks, and the
-/// `feed_balls` history of matches no longer live for `feedHistoryRetention`.
+/// `feed_balls` history of matches no longer live for `feedHistoryRetention`, and the delivery record's rows idle for
+/// `deliveryRecordRetention`.
 struct TTLSweeper: Sendable {
     struct Settings: Sendable {
         /// `TTL_SWEEP_INTERVAL_MS`.
@@ -17,6 +19,9 @@ struct TTLSweeper: Sendable {
         var maxBatches = 100
         /// `FEED_HISTORY_RETENTION_MS`: how long the ball history of a match no longer live is kept.
         var feedHistoryRetention: Duration = .seconds(48 * 3600)
+        /// `DELIVERY_RECORD_RETENTION_MS`: how long a delivery record row is kept after its last push (7 days: a
+        /// user's "it froze last night" is asked within days; the rows of a deleted device go at once).
+        var deliveryRecordRetention: Duration = .seconds(7 * 24 * 3600)
     }
 
     let database: PostgresClient
@@ -39,6 +44,10 @@ struct TTLSweeper: Sendable {
             .deleteFinished(before: cutoff, batchSize: settings.batchSize, maxBatches: settings.maxBatches)
         deleted["feed_balls"] = history
         metrics.ttlDeleted.increment(by: history)
+        let records = try await DeliveryRecordStore(database: database).sweep(
+            before: now.addingTimeInterval(-settings.deliveryRecordRetention.seconds), batchSize: settings.batchSize, maxBatches: settings.maxBatches)
+        deleted["push_deliveries"] = records
+        metrics.ttlDeleted.increment(by: records)
         if deleted.values.contains(where: { $0 > 0 }) {
             logger.info("ttl sweep", deleted.mapValues(String.init))
         }

@@ -1,0 +1,67 @@
+import APNs
+import Contracts
+
+/// The final answer of every target of one job, gathered while the job is sent and written as one `PushOutcome`
+/// (topic `push.outcomes`, the delivery record's input). Plain arrays indexed like `job.targets`: recording a round
+/// costs a few stores per target.
+struct OutcomeLedger {
+    let job: PushJob
+    private var tries: [Int]
+    private var status: [Int?]
+    private var reason: [String?]
+    private var apnsId: [String?]
+    private var at: [Int64?]
+    private var result: [PushResult?]
+
+    init(_ job: PushJob) {
+        self.job = job
+        let count = job.targets.count
+        tries = Array(repeating: 0, count: count)
+        status = Array(repeating: nil, count: count)
+        reason = Array(repeating: nil, count: count)
+        apnsId = Array(repeating: nil, count: count)
+        at = Array(repeating: nil, count: count)
+        result = Array(repeating: nil, count: count)
+    }
+
+    /// One round's answer for target `index`; `final` is the result when the answer is final (nil: it is retried).
+    mutating func answered(_ index: Int, _ outcome: APNsOutcome, final: PushResult?, at now: Int64) {
+        tries[index] += outcome.attempts
+        status[index] = outcome.status
+        reason[index] = outcome.reason?.rawValue ?? outcome.transportError
+        apnsId[index] = outcome.apnsID
+        at[index] = now
+        if let final { result[index] = final }
+    }
+
+    /// Targets that end without a further answer (retries ran out, expired, superseded): `result`, and `why` as
+    /// the reason of those never answered.
+    mutating func finish(_ indices: [Int], as final: PushResult, why: String) {
+        for index in indices {
+            result[index] = final
+            if status[index] == nil { reason[index] = why }
+        }
+    }
+
+    /// The outcome message. Targets without a result (none once the job finished) are reported dead.
+    func outcome(finishedAt: Int64) -> PushOutcome {
+        var results: [PushTargetResult] = []
+        results.reserveCapacity(job.targets.count)
+        for (index, target) in job.targets.enumerated() {
+            results.append(PushTargetResult(
+                userId: target.userId, deviceId: target.deviceId, token: TokenMask.mask(target.token), result: result[index] ?? .dead,
+                status: status[index], reason: reason[index], apnsId: apnsId[index], tries: tries[index], at: at[index]))
+        }
+        return PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: finishedAt,
+                           results: results)
+    }
+
+    /// The outcome of a broadcast job: one result for its channel.
+    static func broadcast(_ job: PushJob, channel: PushChannel, result: PushResult, status: Int?, reason: String?, tries: Int,
+                          at: Int64?) -> PushOutcome {
+        PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: at ?? job.createdAt,
+                    results: [PushTargetResult(userId: "", deviceId: "", token: TokenMask.mask(channel.channelId), result: result,
+                                               status: status, reason: reason, apnsId: APNsID.derive(jobID: job.jobId, token: channel.channelId),
+                                               tries: tries, at: at)])
+    }
+}

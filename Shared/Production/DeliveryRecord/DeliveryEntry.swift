@@ -1,0 +1,135 @@
+import Contracts
+
+/// What a push did on the device, as support names it.
+public enum DeliveryKind: String, Codable, Sendable, CaseIterable {
+    /// A push-to-start (`liveactivity-start`).
+    case start
+    /// A silent score update (priority 5).
+    case update
+    /// An update with an alert (priority 10): wicket, fifty, result…
+    case keyEvent = "key_event"
+    /// An end (`liveactivity-end`): the match's end, a day's close, an unfollow, a dismiss, a rollover.
+    case end
+    /// A plain alert to the device token.
+    case alert
+    /// A background push to the device token (ends a channel activity).
+    case background
+
+    /// The kind of a job of `kind` at `priority`.
+    public init(_ kind: PushKind, priority: Int) {
+        switch kind {
+        case .liveActivityStart: self = .start
+        case .liveActivityEnd: self = .end
+        case .liveActivityUpdate: self = priority >= 10 ? .keyEvent : .update
+        case .alert: self = .alert
+        case .background: self = .background
+        }
+    }
+}
+
+/// One push to one Live Activity (or one broadcast to a channel) in the delivery record: what was sent and what APNs
+/// said. Stored as JSON in `push_deliveries` (`last_*`, `recent`); the token only masked.
+public struct DeliveryEntry: Codable, Sendable, Equatable {
+    public var kind: DeliveryKind
+    /// The job id (its apns-id is derived from it and the token).
+    public var job: String
+    /// The display state's sequence number (the match event's `seq`; 0 for a state built from the schedule).
+    public var seq: Int64
+    public var result: PushResult
+    public var status: Int?
+    public var reason: String?
+    public var apnsId: String?
+    /// `TokenMask.mask` of the token (or channel id) pushed to.
+    public var token: String
+    /// The content's `aps.timestamp` (Unix seconds).
+    public var timestamp: Int64?
+    /// When APNs answered (Unix ms); nil when never sent.
+    public var at: Int64?
+    /// When the job finished (Unix ms): orders entries.
+    public var finishedAt: Int64
+    /// APNs acceptance minus the poll that saw the content (ms), for accepted pushes whose content time is known.
+    public var freshnessMs: Int64?
+    public var tries: Int
+    public var priority: Int
+    /// When the job was created (Unix ms).
+    public var createdAt: Int64
+
+    public init(kind: DeliveryKind, job: String, seq: Int64, result: PushResult, status: Int?, reason: String?, apnsId: String?, token: String,
+                timestamp: Int64?, at: Int64?, finishedAt: Int64, freshnessMs: Int64?, tries: Int, priority: Int, createdAt: Int64) {
+        self.kind = kind
+        self.job = job
+        self.seq = seq
+        self.result = result
+        self.status = status
+        self.reason = reason
+        self.apnsId = apnsId
+        self.token = token
+        self.timestamp = timestamp
+        self.at = at
+        self.finishedAt = finishedAt
+        self.freshnessMs = freshnessMs
+        self.tries = tries
+        self.priority = priority
+        self.createdAt = createdAt
+    }
+
+    /// The entry of `result` in `outcome`.
+    public init(_ outcome: PushOutcome, _ result: PushTargetResult) {
+        var freshness: Int64?
+        if result.result == .accepted, let at = result.at, let knownAt = outcome.knownAt {
+            let (difference, overflow) = at.subtractingReportingOverflow(knownAt)
+            if !overflow { freshness = max(0, difference) }
+        }
+        self.init(kind: DeliveryKind(outcome.kind, priority: outcome.priority), job: outcome.jobId, seq: outcome.stateSeq, result: result.result,
+                  status: result.status, reason: result.reason, apnsId: result.apnsId, token: result.token, timestamp: outcome.contentTimestamp,
+                  at: result.at, finishedAt: outcome.finishedAt, freshnessMs: freshness, tries: result.tries, priority: outcome.priority,
+                  createdAt: outcome.createdAt)
+    }
+
+    /// The JSON object as stored (the same keys `Codable` reads), written by hand: the recorder writes one per push.
+    func write(_ out: inout [UInt8]) {
+        out.append(contentsOf: #"{"kind":"#.utf8)
+        JSONBytes.string(kind.rawValue, &out)
+        out.append(contentsOf: #","job":"#.utf8)
+        JSONBytes.string(job, &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        JSONBytes.integer(seq, &out)
+        out.append(contentsOf: #","result":"#.utf8)
+        JSONBytes.string(result.rawValue, &out)
+        if let status {
+            out.append(contentsOf: #","status":"#.utf8)
+            JSONBytes.integer(status, &out)
+        }
+        if let reason {
+            out.append(contentsOf: #","reason":"#.utf8)
+            JSONBytes.string(reason, &out)
+        }
+        if let apnsId {
+            out.append(contentsOf: #","apnsId":"#.utf8)
+            JSONBytes.string(apnsId, &out)
+        }
+        out.append(contentsOf: #","token":"#.utf8)
+        JSONBytes.string(token, &out)
+        if let timestamp {
+            out.append(contentsOf: #","timestamp":"#.utf8)
+            JSONBytes.integer(timestamp, &out)
+        }
+        if let at {
+            out.append(contentsOf: #","at":"#.utf8)
+            JSONBytes.integer(at, &out)
+        }
+        out.append(contentsOf: #","finishedAt":"#.utf8)
+        JSONBytes.integer(finishedAt, &out)
+        if let freshnessMs {
+            out.append(contentsOf: #","freshnessMs":"#.utf8)
+            JSONBytes.integer(freshnessMs, &out)
+        }
+        out.append(contentsOf: #","tries":"#.utf8)
+        JSONBytes.integer(tries, &out)
+        out.append(contentsOf: #","priority":"#.utf8)
+        JSONBytes.integer(priority, &out)
+        out.append(contentsOf: #","createdAt":"#.utf8)
+        JSONBytes.integer(createdAt, &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,63 @@
+import Postgres
+
+extension SightscreenMigrations {
+    /// Version 11 (issue 38): the delivery record — what each Live Activity (and each broadcast channel) was sent and
+    /// what APNs answered, folded from `push.outcomes` by la-coordinator's delivery recorder (docs/DELIVERY.md).
+    ///
+    /// - `push_deliveries`: one row per (match, user, device); a broadcast channel's row has `user_id` '' and the APNs
+    ///   environment as `device_id`. Totals (targets sent to APNs, accepted, refused, extra requests, superseded, dead),
+    ///   the last delivery of each kind (`last_start`, `last_update` — priority 5 —, `last_key_event` — priority 10 —,
+    ///   `last_end`) and `recent` (the last 20, newest first) as JSON entries: kind, job, seq, result, status, reason,
+    ///   apns-id, masked token, the content's timestamp, when APNs answered, freshness, tries. Tokens are stored masked
+    ///   (`TokenMask`). Rows go with their device (`DeviceStore.delete`) and `DELIVERY_RECORD_RETENTION_MS` after their
+    ///   last push (the TTL sweep).
+    /// - `delivery_record_offsets`: per `push.outcomes` partition, the next offset folded, written in the same
+    ///   transaction as the rows (an outcome is folded exactly once, whatever the consumer group replays).
+    /// - `delivery_record_gaps`: offsets of `push.outcomes` never folded (gone from the topic before the recorder read
+    ///   them, or unreadable): the record says where it may miss pushes.
+    public static let deliveryRecord = PostgresMigration(
+        version: 11, name: "delivery record",
+        sql: """
+            CREATE TABLE push_deliveries (
+                match_id        text        NOT NULL,
+                user_id         text        NOT NULL,
+                device_id       text        NOT NULL,
+                channel_id      text,
+                sent            bigint      NOT NULL DEFAULT 0 CHECK (sent >= 0),
+                accepted        bigint      NOT NULL DEFAULT 0 CHECK (accepted >= 0),
+                refused         bigint      NOT NULL DEFAULT 0 CHECK (refused >= 0),
+                retried         bigint      NOT NULL DEFAULT 0 CHECK (retried >= 0),
+                superseded      bigint      NOT NULL DEFAULT 0 CHECK (superseded >= 0),
+                dead            bigint      NOT NULL DEFAULT 0 CHECK (dead >= 0),
+                last_start      jsonb,
+                last_update     jsonb,
+                last_key_event  jsonb,
+                last_end        jsonb,
+                recent          jsonb       NOT NULL DEFAULT '[]',
+                first_at        timestamptz NOT NULL,
+                last_at         timestamptz NOT NULL,
+                PRIMARY KEY (match_id, user_id, device_id)
+            ) WITH (fillfactor = 70);
+            CREATE INDEX push_deliveries_user_idx ON push_deliveries (user_id, device_id);
+            CREATE INDEX push_deliveries_last_at_idx ON push_deliveries (last_at);
+
+            CREATE TABLE delivery_record_offsets (
+                topic        text        NOT NULL,
+                partition    integer     NOT NULL CHECK (partition >= 0),
+                next_offset  bigint      NOT NULL CHECK (next_offset >= 0),
+                updated_at   timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (topic, partition)
+            );
+
+            CREATE TABLE delivery_record_gaps (
+                topic        text        NOT NULL,
+                partition    integer     NOT NULL,
+                from_offset  bigint      NOT NULL,
+                to_offset    bigint      NOT NULL,
+                reason       text        NOT NULL,
+                detected_at  timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (topic, partition, from_offset)
+            );
+            CREATE INDEX delivery_record_gaps_detected_idx ON delivery_record_gaps (detected_at);
+            """)
+}
