@@ -163,6 +163,7 @@ var testTargets: [Target] {[
     tests("KafkaTests", ["SharedTestSupport", "Kafka", "Runtime"]),
     tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
     tests("PostgresTests", ["Postgres", "Schema", "Runtime", "SharedTestSupport"]),
+    tests("DeliveryRecordTests", ["ServerTestSupport", "DeliveryRecord", "Operations", "LiveActivities", "Contracts", "Postgres", "Schema", "Runtime"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),
     tests("MatchesTests", ["ServerTestSupport", "Matches", "Postgres", "Schema", "Runtime"]),
     tests("ServiceKitTests", ["SharedTestSupport", "ServerTestSupport", "ServiceKit", "HTTPServer", "Kafka", "Postgres", "Runtime"]),
@@ -184,7 +185,7 @@ var testTargets: [Target] {[
     tests("DeployTests", ["SharedTestSupport"]),
     tests("DeviceSimulatorTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["DevCredentials", "SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["DevCredentials", "SharedTestSupport", "API", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("APITests", ["DevCredentials", "SharedTestSupport", "API", "DeliveryRecord", "Operations", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
     tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

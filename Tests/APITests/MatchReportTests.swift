@@ -1,4 +1,6 @@
 @testable import API
+import Contracts
+import DeliveryRecord
 import Foundation
 import HTTPServer
 import Operations
@@ -7,37 +9,26 @@ import SharedTestSupport
 import Testing
 
 /// The operator's view of a match (`GET /admin/matches/:matchId/status`, also `sightscreen match ID`): PostgreSQL's
-/// rows of the match, and the per-match push figures summed over two apns-sender metrics pages (one unreachable).
+/// rows of the match, and the per-match push figures and freshness from the delivery record (as two apns-sender replicas'
+/// outcomes fold into it: the figures do not depend on which replica sent what, nor on restarts).
 @Suite struct MatchReportTests {
-    static func metricsPage(accepted: Int, refused: Int, dead: Int, fresh: [(le: String, count: Int)]) -> String {
-        var lines = [
-            #"apns_sender_match_pushes_total{match="M",result="accepted"} \#(accepted)"#,
-            #"apns_sender_match_pushes_total{match="M",result="refused"} \#(refused)"#,
-            #"apns_sender_match_pushes_total{match="M",result="dead"} \#(dead)"#,
-            #"apns_sender_match_pushes_total{match="other",result="accepted"} 999"#,
-        ]
-        for (le, count) in fresh { lines.append(#"apns_sender_match_freshness_seconds_bucket{le="\#(le)",match="M"} \#(count)"#) }
-        return lines.joined(separator: "\n").replacingOccurrences(of: "\"M\"", with: "\"__MATCH__\"")
+    /// An outcome of `match` for `users`, each accepted `freshness` ms after the content was known (or refused / dead).
+    static func outcome(_ match: String, job: String, users: [String], result: PushResult = .accepted, freshness: Int64 = 0,
+                        priority: Int = 5) -> PushOutcome {
+        let job = PushJob(jobId: job, kind: .liveActivityUpdate, matchId: match, stateSeq: 7, priority: priority, expiration: 0, relevanceScore: nil,
+                          payload: #"{"aps":{"timestamp":1700000000}}"#,
+                          targets: users.map { PushTarget(token: String(repeating: "ab", count: 32), env: .production, userId: $0, deviceId: "d1") },
+                          createdAt: 1_700_000_000_000, knownAt: 1_700_000_000_000)
+        return PushOutcome(job: job, contentTimestamp: 1_700_000_000, finishedAt: 1_700_000_000_000 + freshness, results: users.map {
+            PushTargetResult(userId: $0, deviceId: "d1", token: "…abababab", result: result, status: result == .accepted ? 200 : 410,
+                             reason: result == .accepted ? nil : "Unregistered", apnsId: nil, tries: 1, at: 1_700_000_000_000 + freshness)
+        })
     }
 
-    @Test("the report: followers, activities by status, reason and mode, the last event, channels, pushes summed over replicas, freshness")
+    @Test("the report: followers, activities by status, reason and mode, the last event, channels, pushes and freshness from the delivery record")
     func reportOfAMatch() async throws {
         let match = APITestHarness.unique("final")
-        let pages = [
-            Self.metricsPage(accepted: 100, refused: 2, dead: 1, fresh: [("0.5", 50), ("1", 90), ("2", 100), ("+Inf", 100)]),
-            Self.metricsPage(accepted: 50, refused: 0, dead: 0, fresh: [("0.5", 0), ("1", 40), ("2", 50), ("+Inf", 50)]),
-        ].map { $0.replacingOccurrences(of: "__MATCH__", with: match) }
-        var router = Router()
-        router.get("/a/metrics") { _ in .text(pages[0]) }
-        router.get("/b/metrics") { _ in .text(pages[1]) }
-        let replicas = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threadCount: 2), router: router, logger: APITestHarness.logger)
-        try replicas.start()
-        defer { replicas.stopInBackground() }
-        let dead = try FreePort.pick()
-        let api = try await APITestHarness.make { configuration in
-            configuration.senderMetricsURLs = ["a", "b"].map { URL(string: "http://127.0.0.1:\(replicas.port)/\($0)/metrics")! }
-                + [URL(string: "http://127.0.0.1:\(dead)/metrics")!]
-        }
+        let api = try await APITestHarness.make()
         defer { api.server.stopInBackground() }
         let db = api.database
         try await db.execute("INSERT INTO matches (match_id, status, is_live, card) VALUES ($1, '2nd Innings', true, '{\"title\":\"IND v SA\"}')", [match])
@@ -53,6 +44,21 @@ import Testing
         try await db.execute(
             "INSERT INTO broadcast_channels (match_id, apns_env, channel_id, storage_policy, state, generation) VALUES ($1, 'production', 'Y2g=', 0, 'active', 2)",
             [match])
+        // Two replicas' outcomes, folded in two batches (partitions 0 and 1), and another match's that must not count.
+        let store = DeliveryRecordStore(database: db)
+        let topic = Topic.pushOutcomes.name  // this test process's own schema: its offsets are its own
+        let replicaA = [Self.outcome(match, job: "e1:0:0", users: ["u1", "u3"], freshness: 400),
+                        Self.outcome(match, job: "e2:0:0", users: ["u1"], freshness: 900, priority: 10)]
+        let replicaB = [Self.outcome(match, job: "e1:1:0", users: ["u4"], result: .refused),
+                        Self.outcome(match, job: "e1:2:0", users: ["u5"], result: .dead),
+                        Self.outcome("other", job: "x:0:0", users: ["u1"])]
+        for (partition, outcomes) in [(Int32(0), replicaA), (1, replicaB)] {
+            _ = try await store.record(topic: topic, partitions: [partition], initial: [partition: 0]) { _ in
+                var fold = DeliveryFold()
+                outcomes.forEach { fold.add($0) }
+                return (fold, [partition: Int64(outcomes.count)], [])
+            }
+        }
 
         #expect(try await api.call("GET", "/admin/matches/\(match)/status", as: APITestHarness.unique("u")).status == 403)
         let answer = try await api.call("GET", "/admin/matches/\(match)/status", as: APITestHarness.unique("root"), admin: true)
@@ -64,12 +70,13 @@ import Testing
         #expect(report.lastEvent?.seq == 57 && report.lastEvent?.at == "2026-12-02T10:00:00Z" && report.lastEvent?.headline == "SA 120/4")
         #expect(report.channels.map { "\($0.environment) \($0.state) \($0.generation)" } == ["production active 2"])
         let pushes = try #require(report.pushes)
-        #expect(pushes.accepted == 150 && pushes.refused == 2 && pushes.dead == 1, "summed over both replicas, the other match not counted")
-        #expect(pushes.sources == 2 && pushes.unreachable == ["http://127.0.0.1:\(dead)/metrics"])
-        #expect(pushes.freshnessP50 == 0.65625, "rank 75 of 150 in (0.5, 1]: 50 below, 130 at 1 → 0.5 + 0.5 · 25/80")
-        #expect(pushes.freshnessP99.map { abs($0 - 1.925) < 1e-9 } == true, "rank 148.5 in (1, 2]: \(String(describing: pushes.freshnessP99))")
+        #expect(pushes.accepted == 3 && pushes.refused == 1 && pushes.dead == 1, "both replicas' outcomes, the other match not counted: \(pushes)")
+        #expect(pushes.recordRows == 4 && pushes.recordLastWrittenAt != nil && pushes.recordGaps == 0, "\(pushes)")
+        // Each activity's latest update or key event: u1's key event (900 ms), u3's update (400 ms); u4, u5 none accepted.
+        #expect(pushes.freshnessP50.map { abs($0 - 0.65) < 1e-9 } == true, "the median of 0.4 and 0.9: \(String(describing: pushes.freshnessP50))")
+        #expect(pushes.freshnessP99.map { abs($0 - 0.895) < 1e-9 } == true, "\(String(describing: pushes.freshnessP99))")
         let text = report.text
         #expect(text.contains("followers: 3") && text.contains("activities active: 2 (channel 1, token 1)")
-                && text.contains("ended: 1 (user_unfollow token 1)") && text.contains("pushes: 150 accepted, 2 refused, 1 dead"), "\(text)")
+                && text.contains("ended: 1 (user_unfollow token 1)") && text.contains("pushes: 3 accepted, 1 refused, 1 dead"), "\(text)")
     }
 }

@@ -28,7 +28,11 @@ struct CommandLineTool {
                                           per group (default sightscreen-redrive); PUSH_SHARDS as the services
           match ID [--json]               the operator's view of a match: followers, activities by status and end
                                           reason, the last event, channels, pushes accepted / refused / dead and
-                                          their freshness (SIGHTSCREEN_METRICS_URLS: apns-sender /metrics), lag
+                                          their freshness (from the delivery record), lag
+          user USER [--json]              support's view of a user: devices (tokens masked), each Live Activity's
+          device USER DEVICE [--json]     life and deliveries (what APNs answered) and a diagnosis in plain words
+          activity MATCH USER DEVICE [--json]
+                                          (why a Lock Screen did or did not move)
           version                         versions of the loaded C libraries
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
@@ -60,6 +64,7 @@ struct CommandLineTool {
         case "lag": try await lag(arguments.dropFirst())
         case "redrive-dead": try await RedriveCommand(console: console, environment: environment).run(arguments.dropFirst())
         case "match": try await MatchCommand(console: console, environment: environment, admin: try? admin()).run(arguments.dropFirst())
+        case "user", "device", "activity": try await SupportCommand(console: console, environment: environment).run(arguments[0], arguments.dropFirst())
         case "version": version()
         // Dev tokens and the demo are harness (sightscreen-dev): forwarded, never linked here.
         case "token", "dev-keys": try DevForwarding.exec(command: arguments[0], ArraySlice(arguments))

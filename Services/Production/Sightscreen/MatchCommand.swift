@@ -5,9 +5,8 @@ import Operations
 import Postgres
 import Runtime
 
-/// `sightscreen match ID [--json]`: the operator's view of one match (`MatchReport`) from DATABASE_URL,
-/// KAFKA_BROKERS and the apns-sender `/metrics` endpoints of `SIGHTSCREEN_METRICS_URLS` (comma-separated, one per
-/// replica; default the dev stack's `http://127.0.0.1:8084/metrics`).
+/// `sightscreen match ID [--json]`: the operator's view of one match (`MatchReport`) from DATABASE_URL (the tables and
+/// the delivery record) and KAFKA_BROKERS (lag).
 struct MatchCommand {
     let console: Console
     let environment: EnvironmentReader
@@ -27,10 +26,9 @@ struct MatchCommand {
         guard let matchId, !matchId.isEmpty else { throw UsageError(message: "usage: sightscreen match ID [--json]") }
         let logger = Logger(label: "sightscreen", minimumLevel: .error)
         let database = PostgresClient(configuration: try PostgresConfiguration.fromEnvironment(environment), logger: logger)
-        let urls = MatchReportReader.senderMetricsURLs(environment.string("SIGHTSCREEN_METRICS_URLS", default: "http://127.0.0.1:8084/metrics"))
         let outcome: Result<MatchReport, any Error>
         do {
-            outcome = .success(try await MatchReportReader(database: database, admin: admin, senderMetrics: urls).report(matchId: matchId))
+            outcome = .success(try await MatchReportReader(database: database, admin: admin).report(matchId: matchId))
         } catch {
             outcome = .failure(error)
         }

@@ -42,11 +42,14 @@ public struct PushJob: VersionedMessage, Equatable {
     public var knownAt: Int64?
     /// The feed's time of the newest ball behind the content (`MatchBusEvent.ballAt`), when known.
     public var ballAt: Int64?
+    /// The payload trimming step that made the content fit in 4,096 bytes (1, 2: `PayloadTrimmer`); nil when it fit as is.
+    /// Carried into the delivery record, where support sees "payload trimmed". Optional, so either release reads the other's jobs.
+    public var trimStep: Int?
 
     public init(
         jobId: String, kind: PushKind, matchId: String, stateSeq: Int64, startAttempt: Int? = nil, priority: Int,
         expiration: Int64, relevanceScore: Double?, payload: String, targets: [PushTarget], createdAt: Int64, attempt: Int = 0,
-        channel: PushChannel? = nil, knownAt: Int64? = nil, ballAt: Int64? = nil
+        channel: PushChannel? = nil, knownAt: Int64? = nil, ballAt: Int64? = nil, trimStep: Int? = nil
     ) {
         // Schema 3 only for the shapes the release before broadcast cannot take (a broadcast, a background push).
         self.schema = channel == nil && kind != .background ? 2 : 3
@@ -65,6 +68,7 @@ public struct PushJob: VersionedMessage, Equatable {
         self.attempt = attempt
         self.knownAt = knownAt
         self.ballAt = ballAt
+        self.trimStep = trimStep
     }
 
     /// The Kafka key: "matchId:shard".

@@ -64,7 +64,12 @@ public enum PushJobEncoder {
             string(target.userId, &out)
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: "]}".utf8)
+        out.append(UInt8(ascii: "]"))
+        if let trimStep = job.trimStep {
+            out.append(contentsOf: #","trimStep":"#.utf8)
+            integer(trimStep, &out)
+        }
+        out.append(UInt8(ascii: "}"))
         return out
     }
 

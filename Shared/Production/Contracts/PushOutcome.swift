@@ -25,6 +25,8 @@ public struct PushOutcome: VersionedMessage, Equatable {
     public var finishedAt: Int64
     /// The job's re-drive count (`PushJob.attempt`).
     public var jobAttempt: Int
+    /// The job's `trimStep`: the content was trimmed to fit APNs's 4 KB.
+    public var trimStep: Int?
     /// A broadcast job's channel; then `results` holds one entry with empty user and device ids.
     public var channel: PushChannel?
     public var results: [PushTargetResult]
@@ -42,6 +44,7 @@ public struct PushOutcome: VersionedMessage, Equatable {
         self.finishedAt = finishedAt
         jobAttempt = job.attempt
         channel = job.channel
+        trimStep = job.trimStep
         self.results = results
     }
 }

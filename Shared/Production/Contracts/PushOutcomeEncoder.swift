@@ -48,6 +48,10 @@ public enum PushOutcomeEncoder {
         JSONBytes.integer(outcome.schema, &out)
         out.append(contentsOf: #","stateSeq":"#.utf8)
         JSONBytes.integer(outcome.stateSeq, &out)
+        if let trimStep = outcome.trimStep {
+            out.append(contentsOf: #","trimStep":"#.utf8)
+            JSONBytes.integer(trimStep, &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }

@@ -53,9 +53,12 @@ public struct DeliveryEntry: Codable, Sendable, Equatable {
     public var priority: Int
     /// When the job was created (Unix ms).
     public var createdAt: Int64
+    /// The payload trimming step (1, 2) when the content was trimmed to fit 4 KB.
+    public var trimStep: Int?
 
     public init(kind: DeliveryKind, job: String, seq: Int64, result: PushResult, status: Int?, reason: String?, apnsId: String?, token: String,
-                timestamp: Int64?, at: Int64?, finishedAt: Int64, freshnessMs: Int64?, tries: Int, priority: Int, createdAt: Int64) {
+                timestamp: Int64?, at: Int64?, finishedAt: Int64, freshnessMs: Int64?, tries: Int, priority: Int, createdAt: Int64,
+                trimStep: Int? = nil) {
         self.kind = kind
         self.job = job
         self.seq = seq
@@ -71,6 +74,7 @@ public struct DeliveryEntry: Codable, Sendable, Equatable {
         self.tries = tries
         self.priority = priority
         self.createdAt = createdAt
+        self.trimStep = trimStep
     }
 
     /// The entry of `result` in `outcome`.
@@ -83,7 +87,7 @@ public struct DeliveryEntry: Codable, Sendable, Equatable {
         self.init(kind: DeliveryKind(outcome.kind, priority: outcome.priority), job: outcome.jobId, seq: outcome.stateSeq, result: result.result,
                   status: result.status, reason: result.reason, apnsId: result.apnsId, token: result.token, timestamp: outcome.contentTimestamp,
                   at: result.at, finishedAt: outcome.finishedAt, freshnessMs: freshness, tries: result.tries, priority: outcome.priority,
-                  createdAt: outcome.createdAt)
+                  createdAt: outcome.createdAt, trimStep: outcome.trimStep)
     }
 
     /// The JSON object as stored (the same keys `Codable` reads), written by hand: the recorder writes one per push.
@@ -130,6 +134,10 @@ public struct DeliveryEntry: Codable, Sendable, Equatable {
         JSONBytes.integer(priority, &out)
         out.append(contentsOf: #","createdAt":"#.utf8)
         JSONBytes.integer(createdAt, &out)
+        if let trimStep {
+            out.append(contentsOf: #","trimStep":"#.utf8)
+            JSONBytes.integer(trimStep, &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 }

@@ -172,6 +172,26 @@ public struct DeliveryRecordStore: Sendable {
         public var recent: [DeliveryEntry]
         public var firstAt: Date
         public var lastAt: Date
+
+        public init(matchId: String, userId: String, deviceId: String, channelId: String? = nil, sent: Int64, accepted: Int64, refused: Int64, retried: Int64, superseded: Int64, dead: Int64, lastStart: DeliveryEntry? = nil, lastUpdate: DeliveryEntry? = nil, lastKeyEvent: DeliveryEntry? = nil, lastEnd: DeliveryEntry? = nil, recent: [DeliveryEntry], firstAt: Date, lastAt: Date) {
+            self.matchId = matchId
+            self.userId = userId
+            self.deviceId = deviceId
+            self.channelId = channelId
+            self.sent = sent
+            self.accepted = accepted
+            self.refused = refused
+            self.retried = retried
+            self.superseded = superseded
+            self.dead = dead
+            self.lastStart = lastStart
+            self.lastUpdate = lastUpdate
+            self.lastKeyEvent = lastKeyEvent
+            self.lastEnd = lastEnd
+            self.recent = recent
+            self.firstAt = firstAt
+            self.lastAt = lastAt
+        }
     }
 
     static let rowColumns = """
@@ -251,6 +271,11 @@ public struct DeliveryRecordStore: Sendable {
         /// When the recorder last wrote (nil: never).
         public var lastFoldAt: Date?
         public var gaps: [GapRow]
+
+        public init(lastFoldAt: Date? = nil, gaps: [GapRow]) {
+            self.lastFoldAt = lastFoldAt
+            self.gaps = gaps
+        }
     }
 
     /// A gap as stored.
@@ -260,6 +285,14 @@ public struct DeliveryRecordStore: Sendable {
         public var to: Int64
         public var reason: String
         public var detectedAt: Date
+
+        public init(partition: Int, from: Int64, to: Int64, reason: String, detectedAt: Date) {
+            self.partition = partition
+            self.from = from
+            self.to = to
+            self.reason = reason
+            self.detectedAt = detectedAt
+        }
     }
 
     public func progress(topic: String = Topic.pushOutcomes.name) async throws -> Progress {

@@ -59,6 +59,11 @@ public struct ActiveMatchStore: Sendable {
         /// The lock screen's headline of the display state.
         public var headline: String?
         public var resultLine: String?
+        /// The display state's phase (`matchDisplayState`: live, inningsBreak, interrupted, ended…) and status text.
+        public var phase: String? = nil
+        public var statusText: String? = nil
+        /// `last_updated_at`.
+        public var updatedAt: Date? = nil
     }
 
     /// The match's latest event, nil before its first (seq 0 or no row).
@@ -66,11 +71,13 @@ public struct ActiveMatchStore: Sendable {
         guard let row = try await database.query(
             """
             SELECT seq, to_char(last_updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at,
-                   display_state->'lockScreen'->>'headline' AS headline, display_state->>'resultLine' AS result
+                   display_state->'lockScreen'->>'headline' AS headline, display_state->>'resultLine' AS result,
+                   display_state->>'matchDisplayState' AS phase, display_state->>'statusText' AS status_text, last_updated_at
             FROM active_matches WHERE match_id = $1 AND seq > 0
             """, [matchId]).first else { return nil }
         return LastEvent(seq: try row.decode("seq"), at: try row.decode("at"), headline: try row.decode("headline", as: String?.self),
-                         resultLine: try row.decode("result", as: String?.self))
+                         resultLine: try row.decode("result", as: String?.self), phase: try row.decode("phase", as: String?.self),
+                         statusText: try row.decode("status_text", as: String?.self), updatedAt: try row.decode("last_updated_at", as: Date?.self))
     }
 
     /// How many matches are tracked: rows whose `poller_state` is not ended (the admin pipeline view).

@@ -30,17 +30,23 @@ public struct MatchReport: Codable, Sendable, Equatable {
         public var generation: Int
     }
 
-    /// Pushes of this match by final APNs answer, summed over the apns-sender replicas scraped (a broadcast counts
-    /// once), and their freshness (poll that saw the content → APNs accepted).
+    /// Pushes of this match by final APNs answer, from the delivery record (`push_deliveries`, summed over the match's
+    /// activities and channels: a broadcast counts once), so the figures hold with any number of apns-sender replicas and
+    /// across restarts; and the freshness (poll that saw the content → APNs accepted) of each activity's latest update or
+    /// key event, p50 and p99.
     public struct Pushes: Codable, Sendable, Equatable {
         public var accepted: Int
         public var refused: Int
         public var dead: Int
+        public var superseded: Int
+        public var retried: Int
         public var freshnessP50: Double?
         public var freshnessP99: Double?
-        /// The metrics endpoints read, and the ones that did not answer.
-        public var sources: Int
-        public var unreachable: [String]
+        /// Rows of the record (activities and channels with at least one push).
+        public var recordRows: Int
+        /// When the delivery recorder last wrote (ISO 8601), and how many gaps the record has.
+        public var recordLastWrittenAt: String?
+        public var recordGaps: Int
     }
 
     public var matchId: String
@@ -80,11 +86,11 @@ public struct MatchReport: Codable, Sendable, Equatable {
             let fresh = pushes.freshnessP50.map { p50 in
                 "freshness p50 \(SecondsText.of(p50)) p99 \(pushes.freshnessP99.map(SecondsText.of) ?? "-")"
             } ?? "freshness -"
-            lines.append("  pushes: \(pushes.accepted) accepted, \(pushes.refused) refused, \(pushes.dead) dead; \(fresh)"
-                         + " (\(pushes.sources) apns-sender endpoint\(pushes.sources == 1 ? "" : "s")"
-                         + (pushes.unreachable.isEmpty ? ")" : "; unreachable: \(pushes.unreachable.joined(separator: ", ")))"))
+            lines.append("  pushes: \(pushes.accepted) accepted, \(pushes.refused) refused, \(pushes.dead) dead, \(pushes.superseded) superseded, "
+                         + "\(pushes.retried) retries; \(fresh) (delivery record: \(pushes.recordRows) rows, last written "
+                         + "\(pushes.recordLastWrittenAt ?? "never")\(pushes.recordGaps > 0 ? ", \(pushes.recordGaps) gap(s)" : ""))")
         } else {
-            lines.append("  pushes: no apns-sender metrics endpoint given (SIGHTSCREEN_METRICS_URLS)")
+            lines.append("  pushes: the delivery record could not be read")
         }
         if let lagError { lines.append("  lag: unavailable (\(lagError))") }
         for entry in lag { lines.append("  lag \(entry.group) \(entry.topic): \(entry.lag)") }

@@ -80,7 +80,8 @@ public struct EventPushPlan: Sendable, Equatable {
     private func job(id: String, targets: [PushTarget], channel: PushChannel?, nowMilliseconds: Int64) -> PushJob {
         PushJob(jobId: id, kind: kind, matchId: matchId, stateSeq: seq, priority: priority,
                 expiration: nowMilliseconds / 1000 + expiresAfter, relevanceScore: relevanceScore, payload: payload,
-                targets: targets, createdAt: nowMilliseconds, channel: channel, knownAt: knownAt, ballAt: ballAt)
+                targets: targets, createdAt: nowMilliseconds, channel: channel, knownAt: knownAt, ballAt: ballAt,
+                trimStep: trimStep == 0 ? nil : trimStep)
     }
 
     /// "eventId:bc:env:generation": one broadcast job per channel (a re-created channel is a new generation).

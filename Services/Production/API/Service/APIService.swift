@@ -29,6 +29,8 @@ public struct APIService: Sendable {
     let pipeline: PipelineStatus
     /// The operator's view of a match (`GET /admin/matches/:matchId/status`).
     let matchReports: MatchReportReader
+    /// Support's view of a user, device or activity (the admin support routes and page).
+    let supportReports: SupportReportReader
     let replay: ReplayProxy
     let liveCache: LiveCache
     let clock: any WallClock
@@ -68,7 +70,8 @@ public struct APIService: Sendable {
             limiter: configuration.rateLimitPerMinute > 0 ? RateLimiter(perMinute: configuration.rateLimitPerMinute, clock: clock) : nil,
             refusals: { apiMetrics.authRefused($0) })
         pipeline = PipelineStatus(admin: admin, matches: matches)
-        matchReports = MatchReportReader(database: database, admin: admin, senderMetrics: configuration.senderMetricsURLs)
+        matchReports = MatchReportReader(database: database, admin: admin)
+        supportReports = SupportReportReader(database: database, clock: clock)
         replay = ReplayProxy(baseURL: configuration.replayAdminURL, token: configuration.replayAdminToken)
         liveCache = LiveCache(lifetime: configuration.liveCacheSeconds, clock: clock)
     }
@@ -88,6 +91,15 @@ struct APIMetrics: Sendable {
         followBatchSize = registry.histogram(
             "api_follow_batch_size", help: "Distinct follows per follow statement (group commit)",
             buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256])
+        for scope in ["user", "device", "activity"] { supportLookups(scope).increment(by: 0) }
+    }
+
+    private func supportLookups(_ scope: String) -> Counter {
+        registry.counter("api_support_lookups_total", help: "Support look-ups (admin) by scope", labels: ["scope": scope])
+    }
+
+    /// An admin looked up a user, a device or an activity.
+    func supportLookup(_ scope: String) { supportLookups(scope).increment()
     }
 
     func authRefused(_ reason: String) {

@@ -15,7 +15,7 @@ public enum APIRoutes {
     /// Every api route (the operations routes /health /ready /metrics come from ServiceKit).
     static func all(_ service: APIService) -> [APIRoute] {
         FollowRoutes.routes(service) + ActivityRoutes.routes(service) + DeviceRoutes.routes(service)
-            + MatchRoutes.routes(service) + AdminRoutes.routes(service) + [
+            + MatchRoutes.routes(service) + AdminRoutes.routes(service) + SupportRoutes.routes(service) + [
                 APIRoute(method: .get, pattern: "/app/config") { _ in .json(try await AppConfigStore(database: service.database).appConfig()) },
                 APIRoute(method: .get, pattern: "/openapi.json") { _ in
                     HTTPResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: OpenAPIDocument.bytes)

@@ -20,6 +20,13 @@ enum OpenAPIDocument {
     }
 
     static var matchId: [String: Any] { pathParameter("matchId", "SportMonks fixture id") }
+    static var userId: [String: Any] { pathParameter("userId", "the user's id (the token's sub)") }
+    static var deviceId: [String: Any] { pathParameter("deviceId", "identifierForVendor") }
+
+    static func queryId(_ name: String, required: Bool) -> [String: Any] {
+        ["name": name, "in": "query", "required": required, "description": "an id: 1–128 characters of A-Z a-z 0-9 . _ : -",
+         "schema": ["type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$"]]
+    }
     static let userErrors = [400, 401, 413, 429]
 
     /// Operations that answer without the database or the broker.
@@ -76,6 +83,22 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/admin/matches/{matchId}/status",
                   summary: "The operator's view of a match: followers, activities, last event, channels, pushes and freshness, lag (admin)",
                   auth: .admin, response: "MatchReport", parameters: [matchId], errors: [400, 401, 403, 429]),
+        Operation(method: "get", path: "/admin/support/users/{userId}",
+                  summary: "Support's view of a user: devices (tokens masked), each Live Activity's life and deliveries, and why a Lock Screen did or did not move (admin; the look-up is logged)",
+                  auth: .admin, response: "SupportReport", parameters: [userId], errors: [400, 401, 403, 404, 429]),
+        Operation(method: "get", path: "/admin/support/users/{userId}/devices/{deviceId}",
+                  summary: "Support's view of one device of a user (admin; the look-up is logged)",
+                  auth: .admin, response: "SupportReport", parameters: [userId, deviceId], errors: [400, 401, 403, 404, 429]),
+        Operation(method: "get", path: "/admin/support/matches/{matchId}/users/{userId}/devices/{deviceId}",
+                  summary: "Support's view of one Live Activity (admin; the look-up is logged)",
+                  auth: .admin, response: "SupportReport", parameters: [matchId, userId, deviceId], errors: [400, 401, 403, 404, 429]),
+        Operation(method: "get", path: "/admin/support", summary: "The support page's sign-in (HTML): keeps an admin token in a SameSite cookie",
+                  auth: .none, response: "HTML", responseType: "text/html", errors: []),
+        Operation(method: "get", path: "/admin/support/view",
+                  summary: "The support page (HTML): a user's devices and Live Activities with findings and a delivery timeline (admin: bearer token or the sign-in's cookie)",
+                  auth: .admin, response: "HTML", responseType: "text/html",
+                  parameters: [queryId("user", required: true), queryId("device", required: false), queryId("match", required: false)],
+                  errors: [400, 401, 403, 404, 429]),
         Operation(method: "get", path: "/admin/replay", summary: "The fake feed's matches and replay positions (admin, proxied)",
                   auth: .admin, response: "ReplayAnswer", errors: [401, 403, 429, 502, 503]),
         Operation(method: "post", path: "/admin/replay/{matchId}/{action}",
@@ -107,14 +130,17 @@ enum OpenAPIDocument {
         var paths: [String: [String: Any]] = [:]
         for operation in operations {
             var responses: [String: Any] = [:]
-            if operation.responseType == "text/plain" {
-                responses["200"] = ["description": "OK", "content": ["text/plain": ["schema": ["type": "string"]]]]
+            if operation.responseType == "text/plain" || operation.responseType == "text/html" {
+                responses["200"] = ["description": "OK", "content": [operation.responseType: ["schema": ["type": "string"]]]]
             } else {
                 responses["200"] = ["description": "OK", "content": ["application/json": ["schema": ref(operation.response)]]]
             }
             for status in operation.errors {
                 let schema = operation.path == "/ready" && status == 503 ? ref("Ready") : ref("Error")
-                responses[String(status)] = ["description": errorDescriptions[status] ?? "Error", "content": ["application/json": ["schema": schema]]]
+                // The HTML page answers its errors as HTML too (a browser shows them).
+                let content: [String: Any] = operation.responseType == "text/html"
+                    ? ["text/html": ["schema": ["type": "string"]]] : ["application/json": ["schema": schema]]
+                responses[String(status)] = ["description": errorDescriptions[status] ?? "Error", "content": content]
             }
             if operation.auth != .none || operation.body != nil {
                 responses["default"] = ["description": "Any other error", "content": ["application/json": ["schema": ref("Error")]]]

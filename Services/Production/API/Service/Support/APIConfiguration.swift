@@ -45,8 +45,6 @@ public struct APIConfiguration: Sendable {
     public var jwksURL: URL?
     public var jwksRefreshInterval: Duration = .seconds(3600)
     public var jwksUnknownKeyInterval: Duration = .seconds(60)
-    /// `SIGHTSCREEN_METRICS_URLS`: the apns-sender `/metrics` URLs the admin match report reads (comma-separated).
-    public var senderMetricsURLs: [URL] = []
     public var verifier: JWTVerifierConfiguration
     public var tokenCacheSize: Int = 10_000
     public var pushShards: Int = PushSharding.defaultShards
@@ -104,7 +102,6 @@ public struct APIConfiguration: Sendable {
         self.init(infrastructure: try InfrastructureOptions(environment), keySet: keySet, verifier: verifier)
         tokenCacheSize = try environment.int("AUTH_TOKEN_CACHE_SIZE", default: 10_000, in: 0...1_000_000)
         self.jwksURL = jwksURL
-        senderMetricsURLs = MatchReportReader.senderMetricsURLs(environment.raw("SIGHTSCREEN_METRICS_URLS"))
         jwksRefreshInterval = try environment.milliseconds("AUTH_JWKS_REFRESH_MS", default: jwksRefreshInterval, in: 1000...86_400_000)
         jwksUnknownKeyInterval = try environment.milliseconds("AUTH_JWKS_UNKNOWN_KID_MS", default: jwksUnknownKeyInterval, in: 0...3_600_000)
         pushShards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)

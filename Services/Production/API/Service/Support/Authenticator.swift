@@ -1,4 +1,5 @@
 import Auth
+import Foundation
 import HTTPServer
 import Runtime
 
@@ -49,5 +50,33 @@ struct Authenticator: Sendable {
         let user = try await user(request)
         guard user.isAdmin else { throw .forbidden("admin group required") }
         return user
+    }
+
+    /// The name of the cookie the support page's sign-in sets (path `/admin/support`, `SameSite=Strict`): the admin's
+    /// own access token, for a browser that cannot send an `Authorization` header on a link.
+    static let supportCookie = "sightscreen_admin"
+
+    /// An admin from the `Authorization` header or, without one, from the support page's cookie (the same token, the
+    /// same checks): the support page's GETs, which change nothing.
+    func adminFromHeaderOrCookie(_ request: HTTPRequest) async throws(HTTPError) -> AuthenticatedUser {
+        guard request.header("authorization") == nil, let token = Self.cookie(Self.supportCookie, in: request.header("cookie")) else {
+            return try await admin(request)
+        }
+        var withHeader = request
+        withHeader.headers["authorization"] = "Bearer " + token
+        return try await admin(withHeader)
+    }
+
+    /// A cookie's value from a `Cookie` header (`a=1; b=2`), nil when absent or empty.
+    static func cookie(_ name: String, in header: String?) -> String? {
+        guard let header else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                let value = parts[1].trimmingCharacters(in: .whitespaces)
+                return value.isEmpty ? nil : value
+            }
+        }
+        return nil
     }
 }

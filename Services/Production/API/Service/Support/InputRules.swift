@@ -1,33 +1,22 @@
 import Runtime
 import Foundation
+import Contracts
 import HTTPServer
 
 /// The api's input rules: bounded ids, APNs tokens as even-length hex of 64–200 characters
 /// (lower-cased), UTC dates as YYYY-MM-DD. Every violation is a 400 `invalid_body` /
 /// `invalid_parameter` naming the field (never echoing long input).
 enum InputRules {
-    static let maximumIdLength = 128
+    static let maximumIdLength = Identifier.maximumLength
     static let tokenLengths = 64...200
 
-    /// 1–128 characters of `[A-Za-z0-9._:-]`.
-    static func isValidId(_ value: String) -> Bool {
-        let bytes = value.utf8
-        guard (1...maximumIdLength).contains(bytes.count) else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-                UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
-    }
+    /// `Identifier.isValid`: 1–128 characters of `[A-Za-z0-9._:-]`, not `.` or `..`.
+    static func isValidId(_ value: String) -> Bool { Identifier.isValid(value) }
 
     /// Checks an id from the body; `field` names it in the error.
     static func id(_ value: String, field: String) throws(HTTPError) -> String {
         guard isValidId(value) else {
-            throw .invalidBody("'\(field)' must be 1–\(maximumIdLength) characters of A-Z a-z 0-9 . _ : -")
+            throw .invalidBody("'\(field)' must be \(Identifier.rule)")
         }
         return value
     }
@@ -38,7 +27,7 @@ enum InputRules {
         guard isValidId(value) else {
             throw HTTPError(
                 status: 400, code: "invalid_parameter",
-                message: "path parameter '\(name)' must be 1–\(maximumIdLength) characters of A-Z a-z 0-9 . _ : -")
+                message: "path parameter '\(name)' must be \(Identifier.rule)")
         }
         return value
     }
