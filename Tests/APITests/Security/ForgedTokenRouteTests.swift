@@ -8,7 +8,7 @@ import Testing
 @Suite("Forged tokens on every authenticated route")
 struct ForgedTokenRouteTests {
     /// (method, path, body) for every route that needs a user (admin routes included).
-    static func routes(match: String, device: String) -> [(String, String, [String: Any]?)] {
+    static func routes(match: String, device: String, user: String = ":userId") -> [(String, String, [String: Any]?)] {
         [
             ("POST", "/user/follow/match", ["matchId": match]),
             ("DELETE", "/user/follow/match", ["matchId": match]),
@@ -26,6 +26,11 @@ struct ForgedTokenRouteTests {
             ("GET", "/admin/matches/\(match)/status", nil),
             ("GET", "/admin/replay", nil),
             ("POST", "/admin/replay/\(match)/pause", nil),
+            ("GET", "/admin/support/users/\(user)", nil),
+            ("GET", "/admin/support/users/\(user)/devices/\(device)", nil),
+            ("GET", "/admin/support/matches/\(match)/users/\(user)/devices/\(device)", nil),
+            // The support page answers its errors as HTML (a browser shows them), still 401.
+            ("GET", user == ":userId" ? "/admin/support/view" : "/admin/support/view?user=\(user)&device=\(device)", nil),
         ]
     }
 
@@ -41,13 +46,13 @@ struct ForgedTokenRouteTests {
         // The documented route table has no authenticated route this list misses.
         let listed = Set(Self.routes(match: ":matchId", device: ":deviceId").map { "\($0.0) \($0.1)" }
             .map { $0.replacingOccurrences(of: "/pause", with: "/:action") })
-        let open: Set = ["GET /app/config", "GET /openapi.json"]
+        let open: Set = ["GET /app/config", "GET /openapi.json", "GET /admin/support"]  // the last: the support page's sign-in form
         let routed = Set(APIRoutes.all(api.service).map { "\($0.method.rawValue) \($0.pattern)" }).subtracting(open)
         #expect(routed == listed, "routes not covered: \(routed.subtracting(listed))")
 
         var checked = 0
         for (name, token) in try ForgedJWT.all(user: victim) {
-            for (method, path, json) in Self.routes(match: match, device: "phone") {
+            for (method, path, json) in Self.routes(match: match, device: "phone", user: victim) {
                 var headers = ["Authorization": "Bearer \(token)"]
                 var body: [UInt8] = []
                 if let json {
@@ -56,13 +61,21 @@ struct ForgedTokenRouteTests {
                 }
                 let response = try await RawHTTPClient.request(port: api.port, method: method, path: path, headers: headers, body: body)
                 #expect(response.status == 401, "\(name): \(method) \(path) answered \(response.status) \(response.text)")
-                #expect(response.json["error"] as? String == "unauthorized", "\(name): \(method) \(path)")
+                if path.hasPrefix("/admin/support/view") {
+                    #expect(response.text.contains("unauthorized") && response.headers["content-type"]?.hasPrefix("text/html") == true, "\(name): \(path)")
+                    // The same forged token in the page's cookie is refused alike.
+                    let cookie = try await RawHTTPClient.request(port: api.port, method: method, path: path,
+                                                                 headers: ["Cookie": "sightscreen_admin=\(token)"])
+                    #expect(cookie.status == 401 || token.isEmpty, "\(name): cookie \(path) answered \(cookie.status)")
+                } else {
+                    #expect(response.json["error"] as? String == "unauthorized", "\(name): \(method) \(path)")
+                }
                 #expect(!response.text.contains(token) || token.isEmpty, "\(name): the token is not echoed")
                 checked += 1
             }
         }
         // Without a header, and with a non-Bearer scheme.
-        for (method, path, _) in Self.routes(match: match, device: "phone") {
+        for (method, path, _) in Self.routes(match: match, device: "phone", user: victim) {
             #expect(try await RawHTTPClient.request(port: api.port, method: method, path: path).status == 401, "\(method) \(path)")
             let basic = try await RawHTTPClient.request(
                 port: api.port, method: method, path: path, headers: ["Authorization": "Basic dXNlcjpwYXNz"])
