@@ -66,16 +66,18 @@ final class ScriptedTransport: APNsTransport {
 @Suite struct ScriptedTransportTests {
     /// A job processor over `transport`, its results produced to fresh topics (the producer is returned to shut down).
     static func processor(_ transport: ScriptedTransport, clock: ManualWallClock, retry: APNsRetryPolicy,
-                          registry: MetricsRegistry = MetricsRegistry()) async throws -> (JobProcessor, KafkaProducer)
+                          registry: MetricsRegistry = MetricsRegistry(), outcomesTopic: String? = nil) async throws -> (JobProcessor, KafkaProducer)
     {
         let admin = try await SenderFixtures.requireBroker()
         let (invalidTopic, deadTopic) = (SenderFixtures.unique("scripted-invalid"), SenderFixtures.unique("scripted-dead"))
-        try await admin.createTopics([KafkaTopicSpec(name: invalidTopic, partitions: 1), KafkaTopicSpec(name: deadTopic, partitions: 1)],
+        let outcomes = outcomesTopic ?? SenderFixtures.unique("scripted-outcomes")
+        try await admin.createTopics([KafkaTopicSpec(name: invalidTopic, partitions: 1), KafkaTopicSpec(name: deadTopic, partitions: 1),
+                                      KafkaTopicSpec(name: outcomes, partitions: 1)],
                                      timeout: .seconds(10))
         let producer = try SenderFixtures.producer()
         let processor = JobProcessor(
             client: transport,
-            publisher: ResultPublisher(producer: producer, tokenInvalidTopic: invalidTopic, deadTopic: deadTopic,
+            publisher: ResultPublisher(producer: producer, tokenInvalidTopic: invalidTopic, deadTopic: deadTopic, outcomesTopic: outcomes,
                                        logger: SenderFixtures.quietLogger),
             scheduler: RetryScheduler(policy: retry, clock: clock),
             metrics: SenderMetrics(registry: registry), logger: SenderFixtures.quietLogger)

@@ -39,9 +39,10 @@ final class SenderHarness: Sendable {
         let invalid = SenderFixtures.unique("sender-invalid")
         let dead = SenderFixtures.unique("sender-dead")
         let deadLetter = SenderFixtures.unique("sender-dead-letter")
+        let outcomes = SenderFixtures.unique("sender-outcomes")
         try await admin.createTopics(
             [KafkaTopicSpec(name: jobs, partitions: partitions), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1),
-             KafkaTopicSpec(name: deadLetter, partitions: 1)],
+             KafkaTopicSpec(name: deadLetter, partitions: 1), KafkaTopicSpec(name: outcomes, partitions: 1)],
             timeout: .seconds(10))
         var configuration = SenderConfiguration(
             teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, keyPath: SenderFixtures.keyFile, bundleID: SenderFixtures.bundleID,
@@ -51,6 +52,7 @@ final class SenderHarness: Sendable {
             shutdownGrace: grace, infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
         configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
         configuration.deadLetterTopic = deadLetter
+        configuration.outcomesTopic = outcomes
         configuration.maxWaitingJobs = maxWaitingJobs
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
     }

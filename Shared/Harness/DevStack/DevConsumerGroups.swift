@@ -10,6 +10,7 @@ public struct DevConsumerGroups: Sendable, Equatable {
     public var detector: String
     public var coordinatorEvents: String
     public var coordinatorTokenInvalid: String
+    public var coordinatorRecord: String
     public var sender: String
 
     /// Groups named `<service group>.<suffix>`.
@@ -17,13 +18,14 @@ public struct DevConsumerGroups: Sendable, Equatable {
         detector = "detector.\(suffix)"
         coordinatorEvents = "la-coordinator.\(suffix)"
         coordinatorTokenInvalid = "la-coordinator-token-invalid.\(suffix)"
+        coordinatorRecord = "la-coordinator-delivery-record.\(suffix)"
         sender = "apns-sender.\(suffix)"
     }
 
     /// Each group with the topic it consumes.
     public var all: [(group: String, topic: String)] {
         [(detector, "sportmonks.fixtures"), (coordinatorEvents, "match.events"),
-         (coordinatorTokenInvalid, "push.token-invalid"), (sender, "push.jobs")]
+         (coordinatorTokenInvalid, "push.token-invalid"), (coordinatorRecord, "push.outcomes"), (sender, "push.jobs")]
     }
 
     /// Joins every group, and once it is assigned and its topic has been quiet for two seconds,

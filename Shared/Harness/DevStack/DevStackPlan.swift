@@ -103,6 +103,7 @@ public struct DevStackPlan: Sendable, Equatable {
         var environment = serviceEnvironment(port: options.ports.coordinator)
         environment["LA_EVENTS_GROUP_ID"] = options.consumerGroups.coordinatorEvents
         environment["LA_TOKEN_INVALID_GROUP_ID"] = options.consumerGroups.coordinatorTokenInvalid
+        environment["LA_RECORD_GROUP_ID"] = options.consumerGroups.coordinatorRecord
         // The overload rule reads apns-sender's commits: the same group the sender below joins.
         environment["LA_SENDER_GROUP"] = options.consumerGroups.sender
         // Live Activity management: the orchestrator at the demo's pace, under a lock of this stack's own.

@@ -6,6 +6,7 @@ public enum ServiceConsumerGroups {
         ("detector", [.fixtures]),
         ("la-coordinator", [.matchEvents]),
         ("la-coordinator-token-invalid", [.tokenInvalid]),
+        ("la-coordinator-delivery-record", [.pushOutcomes]),
         ("apns-sender", [.pushJobs]),
     ]
 }

@@ -58,6 +58,8 @@ public struct SenderConfiguration: Sendable {
     public var deadTopic: String
     /// `APNS_SENDER_DEAD_LETTER_TOPIC`: where undecodable messages on the jobs topic are parked.
     public var deadLetterTopic = Topic.deadLetter.name
+    /// `APNS_SENDER_OUTCOMES_TOPIC`: where each job's outcome goes (`PushOutcome`, for the delivery record).
+    public var outcomesTopic = Topic.pushOutcomes.name
     /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
     public var shutdownGrace: Duration
     /// `KAFKA_BROKERS`, `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`.
@@ -125,6 +127,7 @@ public struct SenderConfiguration: Sendable {
             shutdownGrace: shutdownGrace,
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
+        outcomesTopic = try topic("APNS_SENDER_OUTCOMES_TOPIC", .pushOutcomes)
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
         lookaheadJobs = try environment.int("APNS_SENDER_LOOKAHEAD_JOBS", default: lookaheadJobs, in: 1...4096)
         prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)

@@ -71,7 +71,7 @@ public final class SenderService: Sendable {
             client: client,
             publisher: ResultPublisher(
                 producer: producer, tokenInvalidTopic: configuration.tokenInvalidTopic, deadTopic: configuration.deadTopic,
-                logger: logger),
+                outcomesTopic: configuration.outcomesTopic, logger: logger),
             scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger)
         intake = KafkaConsumerService("job-intake", consumer: consumer, logger: logger, commits: .outOfOrder(tracker, intake: readAhead))
         dispatcher = JobDispatcher(
