@@ -169,7 +169,7 @@ var testTargets: [Target] {[
     tests("ServiceKitTests", ["SharedTestSupport", "ServerTestSupport", "ServiceKit", "HTTPServer", "Kafka", "Postgres", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),
-    tests("LACoordinatorTests", ["API", "APNs", "APNsMock", "ClientCore", "Crypto", "BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime", "ServiceKit"]),
+    tests("LACoordinatorTests", ["API", "DeliveryRecord", "APNs", "APNsMock", "ClientCore", "Crypto", "BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime", "ServiceKit"]),
     tests("FastJSONTests", ["SharedTestSupport", "FastJSON", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("CricsheetReplayTests", ["SharedTestSupport", "CricsheetReplay", "Cricket", "Contracts"]),
     tests("DetectionTests", ["SharedTestSupport", "Detection", "CricsheetReplay", "Cricket", "Contracts"]),

@@ -57,7 +57,7 @@ start_sender() {
         APNS_PRODUCTION_HOST=127.0.0.1 APNS_PRODUCTION_PORT="$MOCK_PORT" APNS_SANDBOX_HOST=127.0.0.1 APNS_SANDBOX_PORT="$MOCK_PORT" \
         APNS_CA_FILE="$CA" APNS_CONNECTIONS="${APNS_CONNECTIONS:-2}" APNS_SENDER_GROUP="$1-sender" APNS_SENDER_JOBS_TOPIC="$1.jobs" \
         APNS_SENDER_TOKEN_INVALID_TOPIC="$1.invalid" APNS_SENDER_DEAD_TOPIC="$1.dead" APNS_SENDER_DEAD_LETTER_TOPIC="$1.dead-letter" \
-        HTTP_PORT=$((28200 + $2)) LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender-$2.out" 2>"$WORK/apns-sender-$2.err" &
+        APNS_SENDER_OUTCOMES_TOPIC="$1.outcomes" HTTP_PORT=$((28200 + $2)) LOG_LEVEL=warning "$BIN_DIR/apns-sender" >"$WORK/apns-sender-$2.out" 2>"$WORK/apns-sender-$2.err" &
     STARTED_PID=$!
 }
 
@@ -66,7 +66,7 @@ start_sender() {
 start_coordinator() {
     env LA_EVENTS_TOPIC="$1.events" LA_JOBS_TOPIC="$1.jobs" LA_TOKEN_INVALID_TOPIC="$1.invalid" \
         LA_DEAD_LETTER_TOPIC="$1.dead-letter" LA_EVENTS_GROUP_ID="$1-la" LA_TOKEN_INVALID_GROUP_ID="$1-la-invalid" \
-        LA_SENDER_GROUP="$1-sender" \
+        LA_SENDER_GROUP="$1-sender" LA_OUTCOMES_TOPIC="$1.outcomes" LA_RECORD_GROUP_ID="$1-la-record" \
         HTTP_PORT=$((28100 + $2)) LOG_LEVEL=warning "$BIN_DIR/la-coordinator" >"$WORK/la-coordinator-$2.out" 2>"$WORK/la-coordinator-$2.err" &
     STARTED_PID=$!
 }

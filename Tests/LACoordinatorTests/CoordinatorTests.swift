@@ -33,8 +33,7 @@ struct CoordinatorTests {
             TokenInvalid(token: victimToken, tokenKind: .update, matchId: matchId, userId: "u3", deviceId: "d1", reason: "Unregistered",
                          apnsTimestamp: nil)))
 
-        var configuration = CoordinatorConfiguration()
-        configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
+        var configuration = try await TestSupport.configuration()
         configuration.eventsTopic = eventsTopic
         configuration.tokenInvalidTopic = invalidTopic
         configuration.deadLetterTopic = try await TestSupport.topic("la-dead-letter", partitions: 1)
@@ -96,8 +95,7 @@ struct CoordinatorTests {
         let jobsTopic = try await TestSupport.topic("la-gate-jobs")
         let matchId = TestSupport.unique("gate")
         try await TestSupport.insertActive(database, matchId: matchId, users: 4)
-        var configuration = CoordinatorConfiguration()
-        configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
+        var configuration = try await TestSupport.configuration()
         configuration.eventsTopic = eventsTopic
         configuration.tokenInvalidTopic = try await TestSupport.topic("la-gate-invalid", partitions: 1)
         configuration.deadLetterTopic = try await TestSupport.topic("la-gate-dead-letter", partitions: 1)

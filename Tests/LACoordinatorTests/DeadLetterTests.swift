@@ -42,8 +42,7 @@ struct CoordinatorDeadLetterTests {
             TokenInvalid(token: victimToken, tokenKind: .update, matchId: matchId, userId: "u1", deviceId: "d0", reason: "Unregistered",
                          apnsTimestamp: nil)))
 
-        var configuration = CoordinatorConfiguration()
-        configuration.infrastructure = .init(kafkaBrokers: TestSupport.brokers, databaseURL: TestSupport.databaseURL)
+        var configuration = try await TestSupport.configuration()
         configuration.eventsTopic = eventsTopic
         configuration.tokenInvalidTopic = invalidTopic
         configuration.deadLetterTopic = deadLetterTopic

@@ -31,11 +31,27 @@ enum TestSupport {
                 ResourceService("kafka-producer") { try? await coordinator.producer.shutdown() },
                 ResourceService("kafka-consumer-events") { try? await coordinator.eventsConsumer.close() },
                 ResourceService("kafka-consumer-token-invalid") { try? await coordinator.tokenInvalidConsumer.close() },
+                ResourceService("kafka-consumer-outcomes") { try? await coordinator.outcomesConsumer.close() },
                 coordinator.makeTokenInvalidLoop(),
+                coordinator.makeDeliveryRecordLoop(),
                 coordinator.makeEventsLoop(),
             ],
             signal: ShutdownSignal(signals: []), logger: quiet, grace: .seconds(10), hardStop: nil)
         return Task { _ = await group.run() }
+    }
+
+    /// A configuration on the test's own brokers and database whose delivery recorder reads `outcomesTopic` (a fresh
+    /// one when nil) in a group of its own: tests never share `push.outcomes` or its group.
+    static func configuration(outcomesTopic: String? = nil) async throws -> CoordinatorConfiguration {
+        var configuration = CoordinatorConfiguration()
+        configuration.infrastructure = .init(kafkaBrokers: brokers, databaseURL: databaseURL)
+        if let outcomesTopic {
+            configuration.outcomesTopic = outcomesTopic
+        } else {
+            configuration.outcomesTopic = try await topic("la-outcomes", partitions: 1)
+        }
+        configuration.recordGroup = unique("la-record-group")
+        return configuration
     }
 
     /// A client on a new schema with every migration applied.

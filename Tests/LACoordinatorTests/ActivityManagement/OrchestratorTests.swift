@@ -289,10 +289,15 @@ import SharedTestSupport
             }
             try await database.execute("INSERT INTO feed_cursors (match_id, seq) VALUES ($1, 1)", [match])
         }
+        // Delivery record: kept for a week after its last push (DELIVERY_RECORD_RETENTION_MS).
+        for (user, lastAt) in [("idle", clock.now().addingTimeInterval(-8 * 86_400)), ("recent", clock.now().addingTimeInterval(-86_400))] {
+            try await database.execute(
+                "INSERT INTO push_deliveries (match_id, user_id, device_id, first_at, last_at) VALUES ('m', $1, 'd', $2, $2)", [user, lastAt])
+        }
         let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
                                  clock: clock, metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: ManagementTestSupport.logger)
-        #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3, "feed_balls": 3])
-        #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0, "feed_balls": 0])
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 5, "live_activities": 3, "feed_balls": 3, "push_deliveries": 1])
+        #expect(try await sweeper.sweepOnce() == ["match_follows": 0, "live_activities": 0, "feed_balls": 0, "push_deliveries": 0])
         let history = try await database.query("SELECT DISTINCT match_id FROM feed_balls ORDER BY match_id")
             .map { try $0.decode("match_id", as: String.self) }
         #expect(history == ["live", "recent"])
