@@ -82,6 +82,14 @@ import Testing
         #expect(ended.first { $0.code == .tokenRefused }?.message.hasSuffix(": ended token_invalid.") == true, "\(ended)")
     }
 
+    @Test("a refusal older than the last 20 pushes is still found (the row's last failure)")
+    func refusalBeyondTheHistory() {
+        var record = Self.record((0..<20).map { Self.entry(.update, seq: Int64(100 + $0), at: Double(100 - $0)) })
+        record.lastFailure = Self.entry(.update, .refused, seq: 50, at: 900, status: 410, reason: "Unregistered")
+        record.refused = 1
+        #expect(Self.codes(Self.facts(Self.life(.active, activated: 800, attempts: 2), record)).contains(.tokenRefused))
+    }
+
     @Test("an update accepted after a newer one: ActivityKit drops it")
     func olderThanShown() {
         let record = Self.record([Self.entry(.update, seq: 9, at: 120, timestamp: 5000), Self.entry(.update, seq: 8, at: 60, timestamp: 4000)])

@@ -13,8 +13,8 @@ import Testing
     static let token = String(repeating: "c0", count: 32)
 
     static func outcome(_ job: String, kind: PushKind = .liveActivityUpdate, priority: Int = 5, seq: Int64, users: [String], result: PushResult = .accepted,
-                        at: Int64, tries: Int = 1, channel: PushChannel? = nil) -> PushOutcome {
-        let job = PushJob(jobId: job, kind: kind, matchId: "m1", stateSeq: seq, priority: priority, expiration: 0, relevanceScore: nil,
+                        at: Int64, tries: Int = 1, channel: PushChannel? = nil, match: String = "m1") -> PushOutcome {
+        let job = PushJob(jobId: job, kind: kind, matchId: match, stateSeq: seq, priority: priority, expiration: 0, relevanceScore: nil,
                           payload: #"{"aps":{"timestamp":\#(at / 1000)}}"#,
                           targets: users.map { PushTarget(token: token, env: .production, userId: $0, deviceId: "d1") }, createdAt: at - 500,
                           channel: channel, knownAt: at - 1000)
@@ -73,15 +73,17 @@ import Testing
         let database = try await TestServers.database(schemaPrefix: "record", logger: Self.logger)
         defer { Task { await database.shutdown() } }
         let store = DeliveryRecordStore(database: database)
+        try await Self.record(store, topic: "t", first: 0, [Self.outcome("refused", seq: 0, users: ["u1"], result: .refused, at: 1_999_000)])
         for batch in 0..<3 {
             let outcomes = (0..<10).map { index in
                 Self.outcome("e\(batch * 10 + index)", seq: Int64(batch * 10 + index), users: ["u1"], at: 2_000_000 + Int64(batch * 10 + index) * 1000)
             }
-            try await Self.record(store, topic: "t", first: Int64(batch * 10), outcomes)
+            try await Self.record(store, topic: "t", first: Int64(1 + batch * 10), outcomes)
         }
-        try await Self.record(store, topic: "t", first: 30, [Self.outcome("late", seq: 1, users: ["u1"], at: 1_500_000)])
+        try await Self.record(store, topic: "t", first: 31, [Self.outcome("late", seq: 1, users: ["u1"], at: 1_500_000)])
         let row = try #require(try await store.row(matchId: "m1", userId: "u1", deviceId: "d1"))
-        #expect(row.recent.count == 20 && row.accepted == 31)
+        #expect(row.recent.count == 20 && row.accepted == 31 && row.refused == 1)
+        #expect(row.lastFailure?.job == "refused" && !row.recent.contains { $0.job == "refused" }, "the refusal is kept after it left the history")
         #expect(row.lastUpdate?.job == "e29", "the late, older outcome does not replace the newest: \(String(describing: row.lastUpdate))")
     }
 
@@ -99,17 +101,22 @@ import Testing
         #expect(channels.map { "\($0.deviceId) \($0.channelId ?? "-") \($0.accepted)" } == ["production …bC1pZC0x 1"])
     }
 
-    @Test("rows idle past the retention are swept; a deleted device's rows go with it")
+    @Test("a match's rows go once its last push is past the retention; a deleted device's rows go with it")
     func retentionAndDeletion() async throws {
         let database = try await TestServers.database(schemaPrefix: "record", logger: Self.logger)
         defer { Task { await database.shutdown() } }
         let store = DeliveryRecordStore(database: database)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try await Self.record(store, topic: "t", first: 0, [Self.outcome("old", seq: 1, users: ["u1"], at: now - 10 * 86_400_000),
-                                                            Self.outcome("new", seq: 2, users: ["u2", "u3"], at: now)])
-        let swept = try await store.sweep(before: Date().addingTimeInterval(-7 * 86_400), batchSize: 100, maxBatches: 10)
-        #expect(swept == 1)
-        #expect(try await store.row(matchId: "m1", userId: "u1", deviceId: "d1") == nil)
+        try await Self.record(store, topic: "t", first: 0, [
+            Self.outcome("old", seq: 1, users: ["u1", "u4", "u5"], at: now - 10 * 86_400_000, match: "m-old"),
+            Self.outcome("new", seq: 2, users: ["u2", "u3"], at: now),
+            Self.outcome("older-of-m1", seq: 1, users: ["u6"], at: now - 10 * 86_400_000),
+        ])
+        let swept = try await store.sweep(before: Date().addingTimeInterval(-7 * 86_400), batchSize: 2, maxBatches: 10)
+        #expect(swept == 3, "m-old's three rows, two per statement; m1 is still pushed to")
+        #expect(try await store.row(matchId: "m-old", userId: "u1", deviceId: "d1") == nil)
+        #expect(try await store.row(matchId: "m1", userId: "u6", deviceId: "d1") != nil, "kept with its match")
+        #expect(try await store.sweep(before: Date().addingTimeInterval(-7 * 86_400), batchSize: 2, maxBatches: 10) == 0)
         try await database.execute("INSERT INTO devices (user_id, device_id, push_token) VALUES ('u2', 'd1', $1)", [Self.token])
         #expect(try await DeviceStore(database: database).delete(userId: "u2", deviceId: "d1"))
         #expect(try await store.row(matchId: "m1", userId: "u2", deviceId: "d1") == nil, "the deleted device's record is gone")

@@ -193,6 +193,32 @@ import Testing
             #expect(activity.state == "ended", "\(device.deviceId)'s activity ended with the match (\(activity.state))")
         }
 
+        // The delivery record (what support reads) agrees with what every device received: per device, the pushes APNs
+        // accepted on its own tokens (starts, updates, ends, background ends) are the pushes it got, broadcast copies aside
+        // (those are the channel's row). Waited for: the recorder folds behind the sends.
+        let agreement = LockedValue<[String]>([])
+        try? await stack.waitFor("the delivery record agrees with every device", timeout: .seconds(60)) {
+            var mismatches: [String] = []
+            for device in try await sim.devices() {
+                let recorded = try await stack.count(
+                    "SELECT coalesce(sum(accepted), 0)::bigint FROM push_deliveries WHERE match_id = $1 AND user_id = '\(device.userId)' AND device_id = '\(device.deviceId)'")
+                let received = device.pushesReceived - device.channelCopiesReceived
+                if recorded != received { mismatches.append("\(device.deviceId): record \(recorded) accepted, device got \(received)") }
+            }
+            agreement.withLock { $0 = mismatches }
+            return mismatches.isEmpty
+        }
+        #expect(agreement.withLock { $0 }.isEmpty, "\(agreement.withLock { $0 })")
+        #expect(try await stack.count("SELECT coalesce(sum(accepted), 0)::bigint FROM push_deliveries WHERE match_id = $1 AND user_id = ''") > 0,
+                "the channel's broadcasts are recorded on its row")
+        // Support's view from the operator CLI: the invalidated device's refusal and re-start, its activity ended by the match.
+        let cli = try await ChildProcess.run(stack.options.binDirectory.appendingPathComponent("sightscreen"),
+                                             ["device", invalidated.userId, invalidated.deviceId, "--json"],
+                                             environment: ["DATABASE_URL": stack.options.databaseURL])
+        #expect(cli.status == 0, "\(String(decoding: cli.output, as: UTF8.self))")
+        let support = String(decoding: cli.output, as: UTF8.self)
+        #expect(support.contains("\"token_refused\"") && support.contains("\"restarted\"") && support.contains("\"match_end\""), "\(support)")
+
         // One copy of each broadcast on every channel device, and no per-token update: every copy mock-apns made
         // reached exactly one device once, and every update or end a channel device applied was a copy.
         let counters = try await mock.counters()

@@ -29,6 +29,8 @@ public struct DeliveryDelta: Sendable, Equatable {
     public var dead = 0
     /// The newest entry of each kind that has a `last_*` column (start, update, key event, end).
     public var last: [DeliveryKind: DeliveryEntry] = [:]
+    /// The newest refused or dead delivery.
+    public var lastFailure: DeliveryEntry?
     /// Newest first, at most `DeliveryFold.recentLimit`.
     public var recent: [DeliveryEntry] = []
     public var firstAt = Int64.max
@@ -45,6 +47,9 @@ public struct DeliveryDelta: Sendable, Equatable {
         }
         if DeliveryFold.lastKinds.contains(entry.kind), last[entry.kind].map({ $0.finishedAt <= entry.finishedAt }) ?? true {
             last[entry.kind] = entry
+        }
+        if entry.result == .refused || entry.result == .dead, lastFailure.map({ $0.finishedAt <= entry.finishedAt }) ?? true {
+            lastFailure = entry
         }
         let index = recent.firstIndex { $0.finishedAt < entry.finishedAt } ?? recent.endIndex
         recent.insert(entry, at: index)

@@ -60,6 +60,17 @@ public struct DeliveryRecordStore: Sendable {
                 written += try await connection.execute(Self.upsert, [PostgresJSON(Self.document(subjects[start..<end], fold))], prepared: true)
                 start = end
             }
+            var matchLast: [String: Int64] = [:]
+            for (subject, delta) in fold.deltas { matchLast[subject.matchId] = max(matchLast[subject.matchId] ?? delta.lastAt, delta.lastAt) }
+            if !matchLast.isEmpty {
+                let matches = matchLast.sorted { $0.key < $1.key }
+                try await connection.execute(
+                    """
+                    INSERT INTO delivery_record_matches AS m (match_id, last_at)
+                    SELECT u.m, to_timestamp(u.t / 1000.0) FROM unnest($1::text[], $2::bigint[]) AS u(m, t)
+                    ON CONFLICT (match_id) DO UPDATE SET last_at = greatest(m.last_at, EXCLUDED.last_at)
+                    """, [PostgresTextArray.literal(matches.map(\.key)), PostgresTextArray.literal(matches.map { String($0.value) })], prepared: true)
+            }
             let advanced = next.filter { entry in stored[entry.key].map { entry.value > $0 } ?? true }.sorted { $0.key < $1.key }
             if !advanced.isEmpty {
                 try await connection.execute(
@@ -82,11 +93,11 @@ public struct DeliveryRecordStore: Sendable {
 
     static let upsert = """
         INSERT INTO push_deliveries AS d (match_id, user_id, device_id, channel_id, sent, accepted, refused, retried, superseded, dead,
-                                          last_start, last_update, last_key_event, last_end, recent, first_at, last_at)
-        SELECT r.m, r.u, r.d, r.c, r.sent, r.accepted, r.refused, r.retried, r.superseded, r.dead, r.ls, r.lu, r.lk, r.le, r.recent,
+                                          last_start, last_update, last_key_event, last_end, last_failure, recent, first_at, last_at)
+        SELECT r.m, r.u, r.d, r.c, r.sent, r.accepted, r.refused, r.retried, r.superseded, r.dead, r.ls, r.lu, r.lk, r.le, r.lf, r.recent,
                to_timestamp(r.first_at / 1000.0), to_timestamp(r.last_at / 1000.0)
         FROM jsonb_to_recordset($1::jsonb) AS r(m text, u text, d text, c text, sent bigint, accepted bigint, refused bigint, retried bigint,
-                                                superseded bigint, dead bigint, ls jsonb, lu jsonb, lk jsonb, le jsonb, recent jsonb,
+                                                superseded bigint, dead bigint, ls jsonb, lu jsonb, lk jsonb, le jsonb, lf jsonb, recent jsonb,
                                                 first_at bigint, last_at bigint)
         ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
             channel_id = coalesce(EXCLUDED.channel_id, d.channel_id),
@@ -104,6 +115,9 @@ public struct DeliveryRecordStore: Sendable {
             last_end = CASE WHEN EXCLUDED.last_end IS NOT NULL AND (d.last_end IS NULL
                               OR (EXCLUDED.last_end->>'finishedAt')::bigint >= (d.last_end->>'finishedAt')::bigint)
                          THEN EXCLUDED.last_end ELSE d.last_end END,
+            last_failure = CASE WHEN EXCLUDED.last_failure IS NOT NULL AND (d.last_failure IS NULL
+                              OR (EXCLUDED.last_failure->>'finishedAt')::bigint >= (d.last_failure->>'finishedAt')::bigint)
+                         THEN EXCLUDED.last_failure ELSE d.last_failure END,
             recent = jsonb_path_query_array(EXCLUDED.recent || d.recent, '$[0 to \(DeliveryFold.recentLimit - 1)]'),
             first_at = least(d.first_at, EXCLUDED.first_at), last_at = greatest(d.last_at, EXCLUDED.last_at)
         """
@@ -135,6 +149,10 @@ public struct DeliveryRecordStore: Sendable {
                 guard let entry = delta.last[kind] else { continue }
                 out.append(contentsOf: ",\"\(key)\":".utf8)
                 entry.write(&out)
+            }
+            if let failure = delta.lastFailure {
+                out.append(contentsOf: #","lf":"#.utf8)
+                failure.write(&out)
             }
             out.append(contentsOf: #","recent":["#.utf8)
             for (position, entry) in delta.recent.enumerated() {
@@ -169,11 +187,13 @@ public struct DeliveryRecordStore: Sendable {
         public var lastUpdate: DeliveryEntry?
         public var lastKeyEvent: DeliveryEntry?
         public var lastEnd: DeliveryEntry?
+        /// The newest refused or dead delivery.
+        public var lastFailure: DeliveryEntry?
         public var recent: [DeliveryEntry]
         public var firstAt: Date
         public var lastAt: Date
 
-        public init(matchId: String, userId: String, deviceId: String, channelId: String? = nil, sent: Int64, accepted: Int64, refused: Int64, retried: Int64, superseded: Int64, dead: Int64, lastStart: DeliveryEntry? = nil, lastUpdate: DeliveryEntry? = nil, lastKeyEvent: DeliveryEntry? = nil, lastEnd: DeliveryEntry? = nil, recent: [DeliveryEntry], firstAt: Date, lastAt: Date) {
+        public init(matchId: String, userId: String, deviceId: String, channelId: String? = nil, sent: Int64, accepted: Int64, refused: Int64, retried: Int64, superseded: Int64, dead: Int64, lastStart: DeliveryEntry? = nil, lastUpdate: DeliveryEntry? = nil, lastKeyEvent: DeliveryEntry? = nil, lastEnd: DeliveryEntry? = nil, lastFailure: DeliveryEntry? = nil, recent: [DeliveryEntry], firstAt: Date, lastAt: Date) {
             self.matchId = matchId
             self.userId = userId
             self.deviceId = deviceId
@@ -188,6 +208,7 @@ public struct DeliveryRecordStore: Sendable {
             self.lastUpdate = lastUpdate
             self.lastKeyEvent = lastKeyEvent
             self.lastEnd = lastEnd
+            self.lastFailure = lastFailure
             self.recent = recent
             self.firstAt = firstAt
             self.lastAt = lastAt
@@ -196,7 +217,7 @@ public struct DeliveryRecordStore: Sendable {
 
     static let rowColumns = """
         match_id, user_id, device_id, channel_id, sent, accepted, refused, retried, superseded, dead, last_start, last_update, last_key_event,
-        last_end, recent, first_at, last_at
+        last_end, last_failure, recent, first_at, last_at
         """
 
     /// The row of one activity, or nil.
@@ -229,7 +250,7 @@ public struct DeliveryRecordStore: Sendable {
             channelId: try row.decode("channel_id"), sent: try row.decode("sent"), accepted: try row.decode("accepted"),
             refused: try row.decode("refused"), retried: try row.decode("retried"), superseded: try row.decode("superseded"),
             dead: try row.decode("dead"), lastStart: try entry("last_start"), lastUpdate: try entry("last_update"),
-            lastKeyEvent: try entry("last_key_event"), lastEnd: try entry("last_end"),
+            lastKeyEvent: try entry("last_key_event"), lastEnd: try entry("last_end"), lastFailure: try entry("last_failure"),
             recent: try row.decode("recent", as: PostgresJSON.self).decode([DeliveryEntry].self),
             firstAt: try row.decode("first_at"), lastAt: try row.decode("last_at"))
     }
@@ -310,14 +331,31 @@ public struct DeliveryRecordStore: Sendable {
 
     // MARK: - Retention
 
-    /// Deletes rows whose last push is older than `before`, and gaps detected before it, in batches.
+    /// Deletes the rows of matches whose last push is older than `before` (a match's rows all go together, by its primary
+    /// key prefix, `batchSize` at a time), then those matches' entries, and gaps detected before `before`.
     /// - Returns: rows deleted.
     public func sweep(before: Date, batchSize: Int, maxBatches: Int) async throws -> Int {
-        let rows = try await database.executeInBatches(
-            """
-            DELETE FROM push_deliveries WHERE ctid = ANY(ARRAY(SELECT ctid FROM push_deliveries WHERE last_at < $1 LIMIT $2))
-            """, [before], batchSize: batchSize, maxBatches: maxBatches)
+        let idle = try await database.query(
+            "SELECT match_id FROM delivery_record_matches WHERE last_at < $1 ORDER BY last_at LIMIT 100", [before], prepared: true)
+            .map { try $0.decode("match_id", as: String.self) }
+        var deleted = 0
+        var batches = 0
+        for match in idle where batches < maxBatches {
+            while batches < maxBatches {
+                let count = try await database.execute(
+                    """
+                    DELETE FROM push_deliveries WHERE ctid = ANY(ARRAY(SELECT ctid FROM push_deliveries WHERE match_id = $1 LIMIT $2))
+                    """, [match, batchSize])
+                deleted += count
+                batches += 1
+                if count < batchSize {
+                    // Gone: forget the match, unless a push arrived meanwhile (then its entry is newer).
+                    try await database.execute("DELETE FROM delivery_record_matches WHERE match_id = $1 AND last_at < $2", [match, before])
+                    break
+                }
+            }
+        }
         try await database.execute("DELETE FROM delivery_record_gaps WHERE detected_at < $1", [before])
-        return rows
+        return deleted
     }
 }

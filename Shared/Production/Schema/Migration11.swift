@@ -7,10 +7,12 @@ extension SightscreenMigrations {
     /// - `push_deliveries`: one row per (match, user, device); a broadcast channel's row has `user_id` '' and the APNs
     ///   environment as `device_id`. Totals (targets sent to APNs, accepted, refused, extra requests, superseded, dead),
     ///   the last delivery of each kind (`last_start`, `last_update` — priority 5 —, `last_key_event` — priority 10 —,
-    ///   `last_end`) and `recent` (the last 20, newest first) as JSON entries: kind, job, seq, result, status, reason,
+    ///   `last_end`), the newest refused or dead one (`last_failure`, kept when it leaves the history) and `recent` (the last
+    ///   20, newest first) as JSON entries: kind, job, seq, result, status, reason,
     ///   apns-id, masked token, the content's timestamp, when APNs answered, freshness, tries. Tokens are stored masked
-    ///   (`TokenMask`). Rows go with their device (`DeviceStore.delete`) and `DELIVERY_RECORD_RETENTION_MS` after their
-    ///   last push (the TTL sweep).
+    ///   (`TokenMask`). Rows go with their device (`DeviceStore.delete`) and with their match `DELIVERY_RECORD_RETENTION_MS`
+    ///   after its last push (the TTL sweep, through `delivery_record_matches`). `fillfactor` 70 and no index on a column a
+    ///   fold changes: a fold's update is HOT.
     /// - `delivery_record_offsets`: per `push.outcomes` partition, the next offset folded, written in the same
     ///   transaction as the rows (an outcome is folded exactly once, whatever the consumer group replays).
     /// - `delivery_record_gaps`: offsets of `push.outcomes` never folded (gone from the topic before the recorder read
@@ -33,13 +35,22 @@ extension SightscreenMigrations {
                 last_update     jsonb,
                 last_key_event  jsonb,
                 last_end        jsonb,
+                last_failure    jsonb,
                 recent          jsonb       NOT NULL DEFAULT '[]',
                 first_at        timestamptz NOT NULL,
                 last_at         timestamptz NOT NULL,
                 PRIMARY KEY (match_id, user_id, device_id)
             ) WITH (fillfactor = 70);
             CREATE INDEX push_deliveries_user_idx ON push_deliveries (user_id, device_id);
-            CREATE INDEX push_deliveries_last_at_idx ON push_deliveries (last_at);
+            -- No index on a column a fold changes (totals, last_*, recent, last_at): every fold's update stays HOT (in
+            -- the page, no index write). Retention goes by match instead (delivery_record_matches).
+
+            -- Per match, when its record last changed: what the TTL sweep reads (one row per match, one write per batch).
+            CREATE TABLE delivery_record_matches (
+                match_id  text        PRIMARY KEY,
+                last_at   timestamptz NOT NULL
+            );
+            CREATE INDEX delivery_record_matches_last_at_idx ON delivery_record_matches (last_at);
 
             CREATE TABLE delivery_record_offsets (
                 topic        text        NOT NULL,

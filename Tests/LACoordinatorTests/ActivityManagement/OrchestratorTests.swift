@@ -289,10 +289,11 @@ import SharedTestSupport
             }
             try await database.execute("INSERT INTO feed_cursors (match_id, seq) VALUES ($1, 1)", [match])
         }
-        // Delivery record: kept for a week after its last push (DELIVERY_RECORD_RETENTION_MS).
-        for (user, lastAt) in [("idle", clock.now().addingTimeInterval(-8 * 86_400)), ("recent", clock.now().addingTimeInterval(-86_400))] {
+        // Delivery record: a match's rows kept for a week after its last push (DELIVERY_RECORD_RETENTION_MS).
+        for (match, lastAt) in [("idle", clock.now().addingTimeInterval(-8 * 86_400)), ("recent", clock.now().addingTimeInterval(-86_400))] {
+            try await database.execute("INSERT INTO delivery_record_matches (match_id, last_at) VALUES ($1, $2)", [match, lastAt])
             try await database.execute(
-                "INSERT INTO push_deliveries (match_id, user_id, device_id, first_at, last_at) VALUES ('m', $1, 'd', $2, $2)", [user, lastAt])
+                "INSERT INTO push_deliveries (match_id, user_id, device_id, first_at, last_at) VALUES ($1, 'u', 'd', $2, $2)", [match, lastAt])
         }
         let sweeper = TTLSweeper(database: database, settings: .init(interval: .seconds(60), batchSize: 2, maxBatches: 10),
                                  clock: clock, metrics: ActivityManagementMetrics(registry: MetricsRegistry()), logger: ManagementTestSupport.logger)

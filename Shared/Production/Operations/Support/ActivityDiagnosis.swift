@@ -100,7 +100,7 @@ public struct ActivityDiagnosis: Sendable {
             }
         }
         // Refused tokens, and the re-start after one.
-        if let refusal = recent.first(where: { $0.result == .refused }) {
+        if let refusal = recent.first(where: { $0.result == .refused }) ?? record?.lastFailure.flatMap({ $0.result == .refused ? $0 : nil }) {
             var message = "APNs refused the token \(refusal.token)\(Self.because(refusal)) at \(Self.iso(refusal.at ?? refusal.finishedAt))"
             if life.endReason == .tokenInvalid { message += ": ended token_invalid" }
             found.append(.init(.tokenRefused, .problem, message + ".", at: Self.iso(refusal.at ?? refusal.finishedAt)))
@@ -162,7 +162,7 @@ public struct ActivityDiagnosis: Sendable {
                                at: Self.iso(trimmed.finishedAt)))
         }
         if let record, record.dead > 0 {
-            let last = recent.first { $0.result == .dead }
+            let last = recent.first { $0.result == .dead } ?? record.lastFailure.flatMap { $0.result == .dead ? $0 : nil }
             found.append(.init(.deadLettered, .problem,
                                "\(record.dead) push\(record.dead == 1 ? "" : "es") dead-lettered\(last.map { ", the last \($0.kind.rawValue)\(Self.because($0)) at \(Self.iso($0.finishedAt))" } ?? ""): `sightscreen redrive-dead` sends those not yet expired.",
                                at: last.map { Self.iso($0.finishedAt) }))

@@ -39,7 +39,7 @@ extension SupportReport {
                                  + "\(totals.superseded) superseded, \(totals.retried) retries")
                 }
                 for (name, entry) in [("start", activity.lastStart), ("update", activity.lastUpdate), ("key event", activity.lastKeyEvent),
-                                      ("end", activity.lastEnd), ("broadcast", activity.channelLastBroadcast)] {
+                                      ("end", activity.lastEnd), ("failure", activity.lastFailure), ("broadcast", activity.channelLastBroadcast)] {
                     guard let entry else { continue }
                     lines.append("      last \(name): \(Self.line(entry))")
                 }

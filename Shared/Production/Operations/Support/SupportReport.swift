@@ -70,6 +70,8 @@ public struct SupportReport: Codable, Sendable, Equatable {
         public var lastUpdate: DeliveryEntry?
         public var lastKeyEvent: DeliveryEntry?
         public var lastEnd: DeliveryEntry?
+        /// The newest refused or dead push (kept after it left `recent`).
+        public var lastFailure: DeliveryEntry?
         /// Newest first, at most 20.
         public var recent: [DeliveryEntry]
         /// For a channel activity: the channel's totals and last broadcast.

@@ -42,11 +42,8 @@ public struct SupportReportReader: Sendable {
         let lives = try await LiveActivityStore(database: database).activities(userId: userId, deviceId: deviceId, matchId: matchId)
         let recordStore = DeliveryRecordStore(database: database)
         let records = try await recordStore.rows(userId: userId, deviceId: deviceId, limit: 200).filter { matchId == nil || $0.matchId == matchId }
-        switch scope {
-        case .user where devices.isEmpty && follows.isEmpty && lives.isEmpty && records.isEmpty: return nil
-        case .device, .activity where devices.isEmpty && lives.isEmpty && records.isEmpty: return nil
-        default: break
-        }
+        let unknown = devices.isEmpty && lives.isEmpty && records.isEmpty && (scope != .user || follows.isEmpty)
+        guard !unknown else { return nil }
         let progress = try await recordStore.progress()
         var matches: [String: MatchFacts] = [:]
         var channels: [String: [BroadcastChannel]] = [:]
@@ -118,7 +115,7 @@ public struct SupportReportReader: Sendable {
             startedAt: life.map { ActivityDiagnosis.iso($0.createdAt) }, tokenRegisteredAt: life?.activatedAt.map(ActivityDiagnosis.iso),
             endedAt: life.flatMap { $0.status == .ended ? ActivityDiagnosis.iso($0.updatedAt) : nil },
             totals: record.map(SupportReport.Totals.init), lastStart: record?.lastStart, lastUpdate: record?.lastUpdate,
-            lastKeyEvent: record?.lastKeyEvent, lastEnd: record?.lastEnd, recent: record?.recent ?? [],
+            lastKeyEvent: record?.lastKeyEvent, lastEnd: record?.lastEnd, lastFailure: record?.lastFailure, recent: record?.recent ?? [],
             channelTotals: facts.channelRecord.map(SupportReport.Totals.init), channelLastBroadcast: channelLast, findings: findings)
     }
 }

@@ -166,6 +166,7 @@ enum OpenAPISchemas {
           "lastUpdate": {"allOf": [{"$ref": "#/components/schemas/DeliveryEntry"}], "nullable": true},
           "lastKeyEvent": {"allOf": [{"$ref": "#/components/schemas/DeliveryEntry"}], "nullable": true},
           "lastEnd": {"allOf": [{"$ref": "#/components/schemas/DeliveryEntry"}], "nullable": true},
+          "lastFailure": {"allOf": [{"$ref": "#/components/schemas/DeliveryEntry"}], "nullable": true},
           "recent": {"type": "array", "items": {"$ref": "#/components/schemas/DeliveryEntry"}},
           "channelTotals": {"allOf": [{"$ref": "#/components/schemas/SupportTotals"}], "nullable": true},
           "channelLastBroadcast": {"allOf": [{"$ref": "#/components/schemas/DeliveryEntry"}], "nullable": true},

@@ -162,7 +162,8 @@ enum SupportPage {
         life(activity.startedAt, "Live Activity row created (first push-to-start)")
         life(activity.tokenRegisteredAt, "update token registered: active")
         life(activity.endedAt, "ended" + (activity.endReason.map { " (\($0))" } ?? ""))
-        for entry in activity.recent + [activity.channelLastBroadcast].compactMap({ $0 }) {
+        let older = [activity.lastFailure, activity.channelLastBroadcast].compactMap { $0 }.filter { entry in !activity.recent.contains(entry) }
+        for entry in activity.recent + older {
             let at = ActivityDiagnosis.iso(entry.at ?? entry.finishedAt)
             let apns = [entry.status.map(String.init), entry.reason].compactMap { $0 }.joined(separator: " ")
             let what = HTMLText.escape(entry.kind.rawValue + (entry.trimStep != nil ? " (trimmed)" : ""))
