@@ -133,6 +133,23 @@ for SPEC in "${RUNS[@]}"; do
         "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
         "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb_all "${SENDERS[@]}")" "$(peak_mb_all "${COORDINATORS[@]}")" "$CHECK" "$LOAD"
     E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US")
+    # The delivery record (issue 38): la-coordinator's recorder folds apns-sender's outcomes behind the sends. Wait
+    # until every accepted push is in push_deliveries; report when, and la-coordinator's and PostgreSQL's CPU for the
+    # fan-out and the record together (the columns above stop at the last push).
+    RECORD_DEADLINE=$((SECONDS + 120 + N / 2000))
+    RECORDED=0
+    while [[ $SECONDS -lt $RECORD_DEADLINE ]]; do
+        RECORDED=$(psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(accepted), 0) FROM push_deliveries WHERE match_id = '$MATCH'" 2>/dev/null || echo 0)
+        [[ "$RECORDED" -ge "$ACCEPTED" ]] && break
+        sleep 0.5
+    done
+    RECORDED_AT=$(date +%s%3N)
+    D_LA_ALL=$(($(ticks_all "${COORDINATORS[@]}") - T_LA)); D_PG_ALL=$(delta_named postgres)
+    ROWS=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM push_deliveries WHERE match_id = '$MATCH'" 2>/dev/null || echo 0)
+    printf "  record: %s of %s accepted pushes in %s rows, complete %s s after the event (%s s after the last push); " \
+        "$RECORDED" "$ACCEPTED" "$ROWS" "$(awk -v r="$RECORDED_AT" -v f="$FIRED" 'BEGIN { printf "%.2f", (r - f) / 1000 }')" \
+        "$(awk -v r="$RECORDED_AT" -v l="$LAST" 'BEGIN { printf "%.2f", (r - l) / 1000 }')"
+    printf "fan-out + record CPU per push: la-coordinator %s µs, postgres %s µs\n" "$(per_push "$D_LA_ALL" "$ACCEPTED")" "$(per_push "$D_PG_ALL" "$ACCEPTED")"
     if [[ "$REPLICAS" -gt 1 ]]; then
         # Who did the work: targets delivered per apns-sender, targets fanned out per la-coordinator (one event
         # is one match's: one la-coordinator fans it out; its jobs spread over the senders by partition).

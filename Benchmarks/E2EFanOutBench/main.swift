@@ -24,7 +24,7 @@ import Schema
 //                                            5: a plain update), each in a later whole second than the one before (its
 //                                            push's aps.timestamp names it); prints one line per event:
 //                                            "event=i seq=S priority=P timestamp=SECONDS produced_at_ms=MS"
-//   cleanup --match M --prefix P            deletes M's rows and the five topics (Tansu keeps every record in memory)
+//   cleanup --match M --prefix P            deletes M's rows (delivery record too) and the six topics (Tansu keeps every record in memory)
 // Output is key=value lines (no logging), read by the script.
 
 let environment = EnvironmentReader()
@@ -49,7 +49,7 @@ while index + 1 < arguments.count {
 }
 guard let matchId = options["match"], let prefix = options["prefix"] else { fail("--match and --prefix are required") }
 let topics = (events: prefix + ".events", jobs: prefix + ".jobs", invalid: prefix + ".invalid", dead: prefix + ".dead",
-              deadLetter: prefix + ".dead-letter")
+              deadLetter: prefix + ".dead-letter", outcomes: prefix + ".outcomes")
 
 func admin() throws -> KafkaAdmin {
     try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: "e2e-fanout-bench"), logger: logger)
@@ -95,7 +95,7 @@ do {
         try await admin().createTopics([
             KafkaTopicSpec(name: topics.events, partitions: 12), KafkaTopicSpec(name: topics.jobs, partitions: 24),
             KafkaTopicSpec(name: topics.invalid, partitions: 3), KafkaTopicSpec(name: topics.dead, partitions: 3),
-            KafkaTopicSpec(name: topics.deadLetter, partitions: 3),
+            KafkaTopicSpec(name: topics.deadLetter, partitions: 3), KafkaTopicSpec(name: topics.outcomes, partitions: 24),
         ], timeout: .seconds(30))
         let db = try await database()
         let users = (rows + 2) / 3
@@ -199,8 +199,11 @@ do {
         try await db.execute("DELETE FROM devices WHERE user_id LIKE $1 || ':u%'", [matchId])
         try await db.execute("DELETE FROM matches WHERE match_id = $1", [matchId])
         try await db.execute("DELETE FROM broadcast_channels WHERE match_id = $1", [matchId])
+        try await db.execute("DELETE FROM push_deliveries WHERE match_id = $1", [matchId])
+        try await db.execute("DELETE FROM delivery_record_matches WHERE match_id = $1", [matchId])
         await db.shutdown()
-        try await admin().deleteTopics([topics.events, topics.jobs, topics.invalid, topics.dead, topics.deadLetter], timeout: .seconds(30))
+        try await admin().deleteTopics([topics.events, topics.jobs, topics.invalid, topics.dead, topics.deadLetter, topics.outcomes],
+                                       timeout: .seconds(30))
         output("deleted_rows=\(deleted)")
     default:
         fail("unknown command \(command)")

@@ -262,21 +262,3 @@ private final class Flag: Sendable {
     func set() { value.withLock { $0 = true } }
     func waitUntilSet() async { while !isSet { try? await Task.sleep(for: .milliseconds(5)) } }
 }
-
-@Suite struct MatchPushTallyTests {
-    @Test("per-match push figures for the most recent matches only: an older match's series are dropped")
-    func boundedPerMatchSeries() {
-        let registry = MetricsRegistry()
-        let tally = MatchPushTally(registry: registry, capacity: 2)
-        tally.count("m1", "accepted", 10)
-        tally.freshness("m1", seconds: 1.2, count: 10)
-        tally.count("m2", "refused", 1)
-        tally.count("m1", "dead", 1)
-        tally.count("m3", "accepted", 5)
-        let text = registry.render()
-        #expect(text.contains(#"apns_sender_match_pushes_total{match="m1",result="accepted"} 10"#), "\(text)")
-        #expect(text.contains(#"apns_sender_match_freshness_seconds_count{match="m1"} 10"#))
-        #expect(!text.contains(#"match="m2""#), "m2 had the oldest push when m3 came")
-        #expect(text.contains(#"apns_sender_match_pushes_total{match="m3",result="accepted"} 5"#))
-    }
-}

@@ -60,7 +60,6 @@ extension JobProcessor {
                 metrics.accepted(job, count: 1, at: scheduler.clock.now())
                 coalescer.accepted(job, channel: channel)
                 metrics.broadcastFinished("delivered")
-                metrics.matches.count(job.matchId, "accepted", 1)
                 metrics.jobFinished("delivered")
                 metrics.jobSeconds.observe(ContinuousClock.now - started)
                 return .finished(delivered: 1, tokenInvalid: 0, dead: 0)
@@ -70,7 +69,6 @@ extension JobProcessor {
                 guard let record = try? publisher.tokenInvalid(lost), await publisher.publish([record, outcomeMessage(.refused)]) else { return abandonBroadcast(job) }
                 metrics.tokenInvalidProduced.increment()
                 metrics.broadcastFinished("channel_invalid")
-                metrics.matches.count(job.matchId, "refused", 1)
                 metrics.jobFinished("delivered")
                 logger.warning("APNs no longer knows a broadcast channel", ["jobId": job.jobId, "match_id": job.matchId,
                                                                              "reason": lost.reason])
@@ -100,7 +98,6 @@ extension JobProcessor {
         guard let message = try? publisher.dead(record), await publisher.publish([message, outcomeMessage(.dead)]) else { return abandonBroadcast(job) }
         metrics.deadProduced.increment()
         metrics.broadcastFinished("dead")
-        metrics.matches.count(job.matchId, "dead", 1)
         metrics.jobFinished("dead")
         logger.warning("broadcast dead-lettered", ["jobId": job.jobId, "match_id": job.matchId, "lastError": lastError])
         return .finished(delivered: 0, tokenInvalid: 0, dead: 1)

@@ -19,12 +19,9 @@ struct SenderMetrics: Sendable {
     let tokenInvalidProduced: Counter
     /// `DeadPush` records produced (rejected messages included).
     let deadProduced: Counter
-    /// Per-match figures of the recent matches (the operator's view of a match).
-    let matches: MatchPushTally
 
     init(registry: MetricsRegistry) {
         self.registry = registry
-        matches = MatchPushTally(registry: registry)
         jobsInFlight = registry.gauge("apns_sender_jobs_in_flight", help: "Push jobs being processed")
         jobsWaiting = registry.gauge("apns_sender_jobs_waiting", help: "Push jobs waiting out a back-off between retry rounds")
         jobSeconds = registry.histogram(
@@ -89,7 +86,6 @@ struct SenderMetrics: Sendable {
         registry.histogram("push_freshness_seconds", help: "APNs acceptance minus the poll that saw the content, per push",
                            labels: labels, buckets: Self.freshnessBuckets)
             .observe(freshness, times: count)
-        matches.freshness(job.matchId, seconds: freshness, count: count)
         if let ballAt = job.ballAt, case let age = (nowMilliseconds - Double(ballAt)) / 1000, (0...3600).contains(age) {
             registry.histogram("push_feed_age_seconds", help: "APNs acceptance minus the feed's time of the newest ball, per push",
                                labels: labels, buckets: Self.freshnessBuckets)
