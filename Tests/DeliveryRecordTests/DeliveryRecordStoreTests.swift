@@ -22,7 +22,7 @@ import Testing
                                                       reason: nil, apnsId: nil, tries: tries, at: at)] }
             ?? users.map { PushTargetResult(userId: $0, deviceId: "d1", token: TokenMask.mask(token), result: result,
                                             status: result == .accepted ? 200 : result == .refused ? 410 : nil,
-                                            reason: result == .refused ? "Unregistered" : nil, apnsId: "id-\($0)", tries: tries,
+                                            reason: result == .refused ? "Unregistered" : nil, apnsId: "6b1d4c2e-913a-4f0b-8e57-2dc4139a7760", tries: tries,
                                             at: result == .superseded ? nil : at) }
         return PushOutcome(job: job, contentTimestamp: at / 1000, finishedAt: at, results: results)
     }
@@ -58,7 +58,7 @@ import Testing
         #expect(row.sent == 3 && row.accepted == 3 && row.superseded == 1 && row.retried == 2 && row.refused == 0 && row.dead == 0, "\(row)")
         #expect(row.lastStart?.job == "start:1" && row.lastUpdate?.job == "e3:0:0" && row.lastKeyEvent?.job == "e2:0:0" && row.lastEnd == nil)
         #expect(row.recent.map(\.job) == ["e3:0:0", "e2:0:0", "e1:0:0", "start:1"])
-        #expect(row.lastKeyEvent?.freshnessMs == 1000 && row.lastKeyEvent?.timestamp == 1020 && row.lastKeyEvent?.apnsId == "id-u1")
+        #expect(row.lastKeyEvent?.freshnessMs == 1000 && row.lastKeyEvent?.timestamp == 1020 && row.lastKeyEvent?.apnsId == "6b1d4c2e-913a-4f0b-8e57-2dc4139a7760")
         #expect(row.recent.allSatisfy { $0.token == "…c0c0c0c0" }, "only masked tokens are stored")
         // A later batch (offsets 4…) adds to the row; its refusal is the newest.
         try await Self.record(store, topic: "t", first: 4, [Self.outcome("e4:0:0", seq: 4, users: ["u1"], result: .refused, at: 1_040_000)])

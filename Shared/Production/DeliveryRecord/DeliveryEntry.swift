@@ -28,7 +28,7 @@ public enum DeliveryKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// One push to one Live Activity (or one broadcast to a channel) in the delivery record: what was sent and what APNs
-/// said. Stored as JSON in `push_deliveries` (`last_*`, `recent`); the token only masked.
+/// said, as readers see it (stored as a `DeliverySlot` and its job's `DeliveryJob`); the token only masked.
 public struct DeliveryEntry: Codable, Sendable, Equatable {
     public var kind: DeliveryKind
     /// The job id (its apns-id is derived from it and the token).
@@ -88,56 +88,5 @@ public struct DeliveryEntry: Codable, Sendable, Equatable {
                   status: result.status, reason: result.reason, apnsId: result.apnsId, token: result.token, timestamp: outcome.contentTimestamp,
                   at: result.at, finishedAt: outcome.finishedAt, freshnessMs: freshness, tries: result.tries, priority: outcome.priority,
                   createdAt: outcome.createdAt, trimStep: outcome.trimStep)
-    }
-
-    /// The JSON object as stored (the same keys `Codable` reads), written by hand: the recorder writes one per push.
-    func write(_ out: inout [UInt8]) {
-        out.append(contentsOf: #"{"kind":"#.utf8)
-        JSONBytes.string(kind.rawValue, &out)
-        out.append(contentsOf: #","job":"#.utf8)
-        JSONBytes.string(job, &out)
-        out.append(contentsOf: #","seq":"#.utf8)
-        JSONBytes.integer(seq, &out)
-        out.append(contentsOf: #","result":"#.utf8)
-        JSONBytes.string(result.rawValue, &out)
-        if let status {
-            out.append(contentsOf: #","status":"#.utf8)
-            JSONBytes.integer(status, &out)
-        }
-        if let reason {
-            out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.string(reason, &out)
-        }
-        if let apnsId {
-            out.append(contentsOf: #","apnsId":"#.utf8)
-            JSONBytes.string(apnsId, &out)
-        }
-        out.append(contentsOf: #","token":"#.utf8)
-        JSONBytes.string(token, &out)
-        if let timestamp {
-            out.append(contentsOf: #","timestamp":"#.utf8)
-            JSONBytes.integer(timestamp, &out)
-        }
-        if let at {
-            out.append(contentsOf: #","at":"#.utf8)
-            JSONBytes.integer(at, &out)
-        }
-        out.append(contentsOf: #","finishedAt":"#.utf8)
-        JSONBytes.integer(finishedAt, &out)
-        if let freshnessMs {
-            out.append(contentsOf: #","freshnessMs":"#.utf8)
-            JSONBytes.integer(freshnessMs, &out)
-        }
-        out.append(contentsOf: #","tries":"#.utf8)
-        JSONBytes.integer(tries, &out)
-        out.append(contentsOf: #","priority":"#.utf8)
-        JSONBytes.integer(priority, &out)
-        out.append(contentsOf: #","createdAt":"#.utf8)
-        JSONBytes.integer(createdAt, &out)
-        if let trimStep {
-            out.append(contentsOf: #","trimStep":"#.utf8)
-            JSONBytes.integer(trimStep, &out)
-        }
-        out.append(UInt8(ascii: "}"))
     }
 }

@@ -33,6 +33,9 @@ public struct DeliveryDelta: Sendable, Equatable {
     public var lastFailure: DeliveryEntry?
     /// Newest first, at most `DeliveryFold.recentLimit`.
     public var recent: [DeliveryEntry] = []
+    /// The freshness (ms) of the newest accepted update or key event, and when it finished.
+    public var freshnessMs: Int64?
+    public var freshnessAt: Int64 = 0
     public var firstAt = Int64.max
     public var lastAt = Int64.min
 
@@ -51,6 +54,11 @@ public struct DeliveryDelta: Sendable, Equatable {
         if entry.result == .refused || entry.result == .dead, lastFailure.map({ $0.finishedAt <= entry.finishedAt }) ?? true {
             lastFailure = entry
         }
+        if entry.kind == .update || entry.kind == .keyEvent, entry.result == .accepted, let freshness = entry.freshnessMs,
+           entry.finishedAt >= freshnessAt {
+            freshnessMs = freshness
+            freshnessAt = entry.finishedAt
+        }
         let index = recent.firstIndex { $0.finishedAt < entry.finishedAt } ?? recent.endIndex
         recent.insert(entry, at: index)
         if recent.count > DeliveryFold.recentLimit { recent.removeLast() }
@@ -67,6 +75,8 @@ public struct DeliveryFold: Sendable {
     public static let lastKinds: Set<DeliveryKind> = [.start, .update, .keyEvent, .end]
 
     public private(set) var deltas: [DeliverySubject: DeliveryDelta] = [:]
+    /// What each job's pushes share, by job id (stored once per job).
+    public private(set) var jobs: [String: DeliveryJob] = [:]
     /// Pushes folded (targets, or broadcasts).
     public private(set) var pushes = 0
 
@@ -74,6 +84,7 @@ public struct DeliveryFold: Sendable {
 
     /// Adds every result of `outcome`.
     public mutating func add(_ outcome: PushOutcome) {
+        jobs[outcome.jobId] = DeliveryJob(outcome)
         for result in outcome.results {
             let subject = outcome.channel.map { DeliverySubject(matchId: outcome.matchId, userId: "", deviceId: $0.env.rawValue) }
                 ?? DeliverySubject(matchId: outcome.matchId, userId: result.userId, deviceId: result.deviceId)

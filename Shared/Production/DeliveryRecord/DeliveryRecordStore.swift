@@ -57,9 +57,11 @@ public struct DeliveryRecordStore: Sendable {
             var start = subjects.startIndex
             while start < subjects.endIndex {
                 let end = min(start + rowsPerStatement, subjects.endIndex)
-                written += try await connection.execute(Self.upsert, [PostgresJSON(Self.document(subjects[start..<end], fold))], prepared: true)
+                written += try await connection.execute(Self.upsert, Self.rowParameters(subjects[start..<end], fold), prepared: true)
                 start = end
             }
+            let jobs = fold.jobs.values.sorted { ($0.matchId, $0.jobId) < ($1.matchId, $1.jobId) }
+            if !jobs.isEmpty { try await connection.execute(Self.upsertJobs, Self.jobParameters(jobs), prepared: true) }
             var matchLast: [String: Int64] = [:]
             for (subject, delta) in fold.deltas { matchLast[subject.matchId] = max(matchLast[subject.matchId] ?? delta.lastAt, delta.lastAt) }
             if !matchLast.isEmpty {
@@ -91,81 +93,107 @@ public struct DeliveryRecordStore: Sendable {
         }
     }
 
-    static let upsert = """
-        INSERT INTO push_deliveries AS d (match_id, user_id, device_id, channel_id, sent, accepted, refused, retried, superseded, dead,
-                                          last_start, last_update, last_key_event, last_end, last_failure, recent, first_at, last_at)
-        SELECT r.m, r.u, r.d, r.c, r.sent, r.accepted, r.refused, r.retried, r.superseded, r.dead, r.ls, r.lu, r.lk, r.le, r.lf, r.recent,
-               to_timestamp(r.first_at / 1000.0), to_timestamp(r.last_at / 1000.0)
-        FROM jsonb_to_recordset($1::jsonb) AS r(m text, u text, d text, c text, sent bigint, accepted bigint, refused bigint, retried bigint,
-                                                superseded bigint, dead bigint, ls jsonb, lu jsonb, lk jsonb, le jsonb, lf jsonb, recent jsonb,
-                                                first_at bigint, last_at bigint)
-        ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
-            channel_id = coalesce(EXCLUDED.channel_id, d.channel_id),
-            sent = d.sent + EXCLUDED.sent, accepted = d.accepted + EXCLUDED.accepted, refused = d.refused + EXCLUDED.refused,
-            retried = d.retried + EXCLUDED.retried, superseded = d.superseded + EXCLUDED.superseded, dead = d.dead + EXCLUDED.dead,
-            last_start = CASE WHEN EXCLUDED.last_start IS NOT NULL AND (d.last_start IS NULL
-                              OR (EXCLUDED.last_start->>'finishedAt')::bigint >= (d.last_start->>'finishedAt')::bigint)
-                         THEN EXCLUDED.last_start ELSE d.last_start END,
-            last_update = CASE WHEN EXCLUDED.last_update IS NOT NULL AND (d.last_update IS NULL
-                              OR (EXCLUDED.last_update->>'finishedAt')::bigint >= (d.last_update->>'finishedAt')::bigint)
-                         THEN EXCLUDED.last_update ELSE d.last_update END,
-            last_key_event = CASE WHEN EXCLUDED.last_key_event IS NOT NULL AND (d.last_key_event IS NULL
-                              OR (EXCLUDED.last_key_event->>'finishedAt')::bigint >= (d.last_key_event->>'finishedAt')::bigint)
-                         THEN EXCLUDED.last_key_event ELSE d.last_key_event END,
-            last_end = CASE WHEN EXCLUDED.last_end IS NOT NULL AND (d.last_end IS NULL
-                              OR (EXCLUDED.last_end->>'finishedAt')::bigint >= (d.last_end->>'finishedAt')::bigint)
-                         THEN EXCLUDED.last_end ELSE d.last_end END,
-            last_failure = CASE WHEN EXCLUDED.last_failure IS NOT NULL AND (d.last_failure IS NULL
-                              OR (EXCLUDED.last_failure->>'finishedAt')::bigint >= (d.last_failure->>'finishedAt')::bigint)
-                         THEN EXCLUDED.last_failure ELSE d.last_failure END,
-            recent = jsonb_path_query_array(EXCLUDED.recent || d.recent, '$[0 to \(DeliveryFold.recentLimit - 1)]'),
-            first_at = least(d.first_at, EXCLUDED.first_at), last_at = greatest(d.last_at, EXCLUDED.last_at)
+    /// The slot columns with their comparison times, in parameter order after the totals.
+    static let slotColumns: [(kind: DeliveryKind?, column: String, at: String)] = [
+        (.start, "last_start", "ls_at"), (.update, "last_update", "lu_at"), (.keyEvent, "last_key_event", "lk_at"),
+        (.end, "last_end", "le_at"), (nil, "last_failure", "lf_at"),
+    ]
+
+    /// One statement per `rowsPerStatement` rows, every value an array parameter: ids, totals, each slot as hex with its
+    /// finish time (0: none), the new recent slots (newest first), freshness. A row that exists adds its totals, keeps the
+    /// newer of each slot, and puts the new recent slots before the old ones, cut at `DeliveryFold.recentLimit` slots.
+    static let upsert: String = {
+        let slotSelect = slotColumns.enumerated().map { index, slot in
+            "decode(nullif(u.s\(index), ''), 'hex'), nullif(u.t\(index), 0)"
+        }.joined(separator: ", ")
+        let slotAliases = slotColumns.indices.map { "s\($0), t\($0)" }.joined(separator: ", ")
+        let slotParameters = slotColumns.indices.map { "$\(11 + 2 * $0)::text[], $\(12 + 2 * $0)::bigint[]" }.joined(separator: ", ")
+        let slotUpdates = slotColumns.map { slot in
+            "\(slot.column) = CASE WHEN EXCLUDED.\(slot.at) >= coalesce(d.\(slot.at), 0) THEN EXCLUDED.\(slot.column) ELSE d.\(slot.column) END, "
+                + "\(slot.at) = greatest(d.\(slot.at), EXCLUDED.\(slot.at))"
+        }.joined(separator: ",\n    ")
+        return """
+            INSERT INTO push_deliveries AS d (match_id, user_id, device_id, channel_id, sent, accepted, refused, retried, superseded, dead,
+                \(slotColumns.map { "\($0.column), \($0.at)" }.joined(separator: ", ")), recent, fresh_ms, fresh_at, first_at, last_at)
+            SELECT u.m, u.u, u.d, nullif(u.c, ''), u.sent, u.accepted, u.refused, u.retried, u.superseded, u.dead, \(slotSelect),
+                   decode(u.recent, 'hex'), nullif(u.fresh_ms, -1), nullif(u.fresh_at, 0), to_timestamp(u.first_at / 1000.0),
+                   to_timestamp(u.last_at / 1000.0)
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
+                        $10::bigint[], \(slotParameters), $21::text[], $22::int[], $23::bigint[], $24::bigint[], $25::bigint[])
+                 AS u(m, u, d, c, sent, accepted, refused, retried, superseded, dead, \(slotAliases), recent, fresh_ms, fresh_at, first_at, last_at)
+            ON CONFLICT (match_id, user_id, device_id) DO UPDATE SET
+                channel_id = coalesce(EXCLUDED.channel_id, d.channel_id),
+                sent = d.sent + EXCLUDED.sent, accepted = d.accepted + EXCLUDED.accepted, refused = d.refused + EXCLUDED.refused,
+                retried = d.retried + EXCLUDED.retried, superseded = d.superseded + EXCLUDED.superseded, dead = d.dead + EXCLUDED.dead,
+                \(slotUpdates),
+                recent = substring(EXCLUDED.recent || d.recent FROM 1 FOR \(DeliveryFold.recentLimit * DeliverySlot.size)),
+                fresh_ms = CASE WHEN EXCLUDED.fresh_at >= coalesce(d.fresh_at, 0) THEN EXCLUDED.fresh_ms ELSE d.fresh_ms END,
+                fresh_at = greatest(d.fresh_at, EXCLUDED.fresh_at),
+                first_at = least(d.first_at, EXCLUDED.first_at), last_at = greatest(d.last_at, EXCLUDED.last_at)
+            """
+    }()
+
+    /// The array parameters of `upsert` for `subjects`.
+    static func rowParameters(_ subjects: ArraySlice<DeliverySubject>, _ fold: DeliveryFold) -> [PostgresValue?] {
+        var text = [[String]](repeating: [], count: 4)
+        var totals = [[String]](repeating: [], count: 6)
+        var slots = [[String]](repeating: [], count: slotColumns.count * 2)
+        var recent: [String] = [], freshMs: [String] = [], freshAt: [String] = [], firstAt: [String] = [], lastAt: [String] = []
+        for subject in subjects {
+            guard let delta = fold.deltas[subject] else { continue }
+            text[0].append(subject.matchId)
+            text[1].append(subject.userId)
+            text[2].append(subject.deviceId)
+            text[3].append(delta.channelId ?? "")
+            for (index, value) in [delta.sent, delta.accepted, delta.refused, delta.retried, delta.superseded, delta.dead].enumerated() {
+                totals[index].append(String(value))
+            }
+            for (index, slot) in slotColumns.enumerated() {
+                let entry = slot.kind.map { delta.last[$0] } ?? delta.lastFailure
+                slots[2 * index].append(entry.map { hex([DeliverySlot($0)]) } ?? "")
+                slots[2 * index + 1].append(String(entry?.finishedAt ?? 0))
+            }
+            recent.append(hex(delta.recent.map(DeliverySlot.init)))
+            freshMs.append(String(delta.freshnessMs.map { Int32(clamping: $0) } ?? -1))
+            freshAt.append(String(delta.freshnessAt))
+            firstAt.append(String(delta.firstAt))
+            lastAt.append(String(delta.lastAt))
+        }
+        let arrays = text + totals + slots + [recent, freshMs, freshAt, firstAt, lastAt]
+        return arrays.map { PostgresTextArray.literal($0) }
+    }
+
+    static let upsertJobs = """
+        INSERT INTO delivery_jobs AS j (match_id, job_key, job_id, kind, priority, seq, content_ts, created_at, finished_at, known_at, trim_step)
+        SELECT u.m, u.k, u.j, u.kind, u.p, u.seq, nullif(u.ts, -1), u.c, u.f, nullif(u.known, -1), nullif(u.trim, 0)
+        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
+                    $10::bigint[], $11::int[]) AS u(m, k, j, kind, p, seq, ts, c, f, known, trim)
+        ON CONFLICT (match_id, job_key) DO UPDATE SET finished_at = greatest(j.finished_at, EXCLUDED.finished_at)
         """
 
-    /// The JSON array of rows `upsert` reads.
-    static func document(_ subjects: ArraySlice<DeliverySubject>, _ fold: DeliveryFold) -> String {
+    static func jobParameters(_ jobs: [DeliveryJob]) -> [PostgresValue?] {
+        [
+            PostgresTextArray.literal(jobs.map(\.matchId)), PostgresTextArray.literal(jobs.map { String(DeliverySlot.key(jobId: $0.jobId)) }),
+            PostgresTextArray.literal(jobs.map(\.jobId)), PostgresTextArray.literal(jobs.map(\.kind.rawValue)),
+            PostgresTextArray.literal(jobs.map { String($0.priority) }), PostgresTextArray.literal(jobs.map { String($0.seq) }),
+            PostgresTextArray.literal(jobs.map { String($0.contentTimestamp ?? -1) }), PostgresTextArray.literal(jobs.map { String($0.createdAt) }),
+            PostgresTextArray.literal(jobs.map { String($0.finishedAt) }), PostgresTextArray.literal(jobs.map { String($0.knownAt ?? -1) }),
+            PostgresTextArray.literal(jobs.map { String($0.trimStep ?? 0) }),
+        ]
+    }
+
+    /// Slots as lower-case hex (bytea's `decode(…, 'hex')` input).
+    static func hex(_ slots: [DeliverySlot]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(slots.count * DeliverySlot.size)
+        for slot in slots { slot.write(&bytes) }
+        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(subjects.count * 900)
-        out.append(UInt8(ascii: "["))
-        for (index, subject) in subjects.enumerated() {
-            guard let delta = fold.deltas[subject] else { continue }
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"m":"#.utf8)
-            JSONBytes.string(subject.matchId, &out)
-            out.append(contentsOf: #","u":"#.utf8)
-            JSONBytes.string(subject.userId, &out)
-            out.append(contentsOf: #","d":"#.utf8)
-            JSONBytes.string(subject.deviceId, &out)
-            if let channel = delta.channelId {
-                out.append(contentsOf: #","c":"#.utf8)
-                JSONBytes.string(channel, &out)
-            }
-            for (key, value) in [("sent", delta.sent), ("accepted", delta.accepted), ("refused", delta.refused), ("retried", delta.retried),
-                                 ("superseded", delta.superseded), ("dead", delta.dead)] {
-                out.append(contentsOf: ",\"\(key)\":".utf8)
-                JSONBytes.integer(value, &out)
-            }
-            for (key, kind) in [("ls", DeliveryKind.start), ("lu", .update), ("lk", .keyEvent), ("le", .end)] {
-                guard let entry = delta.last[kind] else { continue }
-                out.append(contentsOf: ",\"\(key)\":".utf8)
-                entry.write(&out)
-            }
-            if let failure = delta.lastFailure {
-                out.append(contentsOf: #","lf":"#.utf8)
-                failure.write(&out)
-            }
-            out.append(contentsOf: #","recent":["#.utf8)
-            for (position, entry) in delta.recent.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                entry.write(&out)
-            }
-            out.append(contentsOf: #"],"first_at":"#.utf8)
-            JSONBytes.integer(delta.firstAt, &out)
-            out.append(contentsOf: #","last_at":"#.utf8)
-            JSONBytes.integer(delta.lastAt, &out)
-            out.append(UInt8(ascii: "}"))
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
         }
-        out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -220,39 +248,71 @@ public struct DeliveryRecordStore: Sendable {
         last_end, last_failure, recent, first_at, last_at
         """
 
+    /// Rows with their slots resolved against their jobs (one query for the jobs of all of them).
+    func resolve(_ rows: PostgresRows) async throws -> [Row] {
+        var raw: [(row: Row, slots: [String: [DeliverySlot]])] = []
+        var keys: [String: Set<Int64>] = [:]
+        for row in rows {
+            var slots: [String: [DeliverySlot]] = [:]
+            for column in ["last_start", "last_update", "last_key_event", "last_end", "last_failure", "recent"] {
+                let bytes = try row.decode(column, as: [UInt8]?.self) ?? []
+                slots[column] = DeliverySlot.readAll(bytes)
+            }
+            let record = Row(
+                matchId: try row.decode("match_id"), userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
+                channelId: try row.decode("channel_id"), sent: try row.decode("sent"), accepted: try row.decode("accepted"),
+                refused: try row.decode("refused"), retried: try row.decode("retried"), superseded: try row.decode("superseded"),
+                dead: try row.decode("dead"), recent: [], firstAt: try row.decode("first_at"), lastAt: try row.decode("last_at"))
+            for slot in slots.values.joined() { keys[record.matchId, default: []].insert(slot.jobKey) }
+            raw.append((record, slots))
+        }
+        var jobs: [String: [Int64: DeliveryJob]] = [:]
+        for (match, matchKeys) in keys {
+            let found = try await database.query(
+                """
+                SELECT job_key, job_id, kind, priority, seq, content_ts, created_at, finished_at, known_at, trim_step
+                FROM delivery_jobs WHERE match_id = $1 AND job_key = ANY($2::bigint[])
+                """, [match, PostgresTextArray.literal(matchKeys.map(String.init))], prepared: true)
+            for job in found {
+                jobs[match, default: [:]][try job.decode("job_key", as: Int64.self)] = DeliveryJob(
+                    matchId: match, jobId: try job.decode("job_id"), kind: DeliveryKind(rawValue: try job.decode("kind", as: String.self)) ?? .update,
+                    priority: try job.decode("priority"), seq: try job.decode("seq"), contentTimestamp: try job.decode("content_ts", as: Int64?.self),
+                    createdAt: try job.decode("created_at"), finishedAt: try job.decode("finished_at"), knownAt: try job.decode("known_at", as: Int64?.self),
+                    trimStep: try job.decode("trim_step", as: Int?.self))
+            }
+        }
+        return raw.map { item in
+            var row = item.row
+            func entry(_ column: String) -> DeliveryEntry? { item.slots[column]?.first.map { $0.entry(jobs[row.matchId]?[$0.jobKey]) } }
+            row.lastStart = entry("last_start")
+            row.lastUpdate = entry("last_update")
+            row.lastKeyEvent = entry("last_key_event")
+            row.lastEnd = entry("last_end")
+            row.lastFailure = entry("last_failure")
+            row.recent = (item.slots["recent"] ?? []).map { $0.entry(jobs[row.matchId]?[$0.jobKey]) }.sorted { $0.finishedAt > $1.finishedAt }
+            return row
+        }
+    }
+
     /// The row of one activity, or nil.
     public func row(matchId: String, userId: String, deviceId: String) async throws -> Row? {
-        try await database.query("SELECT \(Self.rowColumns) FROM push_deliveries WHERE match_id = $1 AND user_id = $2 AND device_id = $3",
-                                 [matchId, userId, deviceId], prepared: true).map(Self.decodeRow).first
+        try await resolve(database.query("SELECT \(Self.rowColumns) FROM push_deliveries WHERE match_id = $1 AND user_id = $2 AND device_id = $3",
+                                         [matchId, userId, deviceId], prepared: true)).first
     }
 
     /// The rows of a user's devices (of one device when `deviceId` is given), newest first, at most `limit`.
     public func rows(userId: String, deviceId: String? = nil, limit: Int = 50) async throws -> [Row] {
-        try await database.query(
+        try await resolve(database.query(
             """
             SELECT \(Self.rowColumns) FROM push_deliveries WHERE user_id = $1 AND ($2::text IS NULL OR device_id = $2)
             ORDER BY last_at DESC LIMIT $3
-            """, [userId, deviceId, limit], prepared: true).map(Self.decodeRow)
+            """, [userId, deviceId, limit], prepared: true))
     }
 
     /// The broadcast channel rows of a match.
     public func channelRows(matchId: String) async throws -> [Row] {
-        try await database.query("SELECT \(Self.rowColumns) FROM push_deliveries WHERE match_id = $1 AND user_id = '' ORDER BY device_id",
-                                 [matchId], prepared: true).map(Self.decodeRow)
-    }
-
-    static func decodeRow(_ row: PostgresRow) throws -> Row {
-        func entry(_ column: String) throws -> DeliveryEntry? {
-            try row.decode(column, as: PostgresJSON?.self).map { try $0.decode(DeliveryEntry.self) }
-        }
-        return Row(
-            matchId: try row.decode("match_id"), userId: try row.decode("user_id"), deviceId: try row.decode("device_id"),
-            channelId: try row.decode("channel_id"), sent: try row.decode("sent"), accepted: try row.decode("accepted"),
-            refused: try row.decode("refused"), retried: try row.decode("retried"), superseded: try row.decode("superseded"),
-            dead: try row.decode("dead"), lastStart: try entry("last_start"), lastUpdate: try entry("last_update"),
-            lastKeyEvent: try entry("last_key_event"), lastEnd: try entry("last_end"), lastFailure: try entry("last_failure"),
-            recent: try row.decode("recent", as: PostgresJSON.self).decode([DeliveryEntry].self),
-            firstAt: try row.decode("first_at"), lastAt: try row.decode("last_at"))
+        try await resolve(database.query("SELECT \(Self.rowColumns) FROM push_deliveries WHERE match_id = $1 AND user_id = '' ORDER BY device_id",
+                                         [matchId], prepared: true))
     }
 
     /// A match's pushes by final answer, summed over its rows (a broadcast counts once), and the freshness of each
@@ -274,12 +334,9 @@ public struct DeliveryRecordStore: Sendable {
             SELECT coalesce(sum(accepted), 0)::bigint AS accepted, coalesce(sum(refused), 0)::bigint AS refused,
                    coalesce(sum(dead), 0)::bigint AS dead, coalesce(sum(superseded), 0)::bigint AS superseded,
                    coalesce(sum(retried), 0)::bigint AS retried, count(*)::bigint AS rows,
-                   percentile_cont(0.5) WITHIN GROUP (ORDER BY f) / 1000.0 AS p50,
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY f) / 1000.0 AS p99
-            FROM (SELECT accepted, refused, dead, superseded, retried,
-                         (CASE WHEN coalesce((last_key_event->>'finishedAt')::bigint, 0) >= coalesce((last_update->>'finishedAt')::bigint, 0)
-                               THEN last_key_event ELSE last_update END ->> 'freshnessMs')::double precision AS f
-                  FROM push_deliveries WHERE match_id = $1) AS t
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY fresh_ms) / 1000.0 AS p50,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY fresh_ms) / 1000.0 AS p99
+            FROM push_deliveries WHERE match_id = $1
             """, [matchId], prepared: true)
         guard let row = rows.first else { return MatchTotals(accepted: 0, refused: 0, dead: 0, superseded: 0, retried: 0, rows: 0) }
         return MatchTotals(accepted: try row.decode("accepted"), refused: try row.decode("refused"), dead: try row.decode("dead"),
@@ -350,6 +407,7 @@ public struct DeliveryRecordStore: Sendable {
                 batches += 1
                 if count < batchSize {
                     // Gone: forget the match, unless a push arrived meanwhile (then its entry is newer).
+                    try await database.execute("DELETE FROM delivery_jobs WHERE match_id = $1", [match])
                     try await database.execute("DELETE FROM delivery_record_matches WHERE match_id = $1 AND last_at < $2", [match, before])
                     break
                 }
