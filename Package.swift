@@ -57,6 +57,7 @@ let package = Package(
         .executable(name: "fake-sportmonks", targets: ["FakeSportmonks"]),
         .executable(name: "detector-bench", targets: ["DetectorBench"]),
         .executable(name: "codec-bench", targets: ["CodecBench"]),
+        .executable(name: "delivery-record-bench", targets: ["DeliveryRecordBench"]),
         .executable(name: "device-sim", targets: ["DeviceSimulator"]),
     ],
     targets: productionLibraries + productionExecutables + harnessTargets + benchmarks + testTargets
@@ -145,6 +146,7 @@ var harnessTargets: [Target] {[
 var benchmarks: [Target] {[
     .executableTarget(name: "APNsBench", dependencies: ["APNs", "HTTP2", "Runtime", "Contracts"], path: "Benchmarks/APNsBench"),
     .executableTarget(name: "CodecBench", dependencies: ["Contracts"], path: "Benchmarks/CodecBench"),
+    .executableTarget(name: "DeliveryRecordBench", dependencies: ["Contracts", "DeliveryRecord"], path: "Benchmarks/DeliveryRecordBench"),
     .executableTarget(name: "DetectorBench", dependencies: ["Detection", "CricsheetReplay", "Cricket", "Contracts", "FastJSON"],
                       path: "Benchmarks/DetectorBench"),
     .executableTarget(name: "E2EFanOutBench", dependencies: ["APNs", "BroadcastChannels", "Contracts", "Kafka", "Postgres", "Runtime", "Schema"],

@@ -201,6 +201,7 @@ do {
         try await db.execute("DELETE FROM broadcast_channels WHERE match_id = $1", [matchId])
         try await db.execute("DELETE FROM push_deliveries WHERE match_id = $1", [matchId])
         try await db.execute("DELETE FROM delivery_record_matches WHERE match_id = $1", [matchId])
+        try await db.execute("DELETE FROM delivery_jobs WHERE match_id = $1", [matchId])
         await db.shutdown()
         try await admin().deleteTopics([topics.events, topics.jobs, topics.invalid, topics.dead, topics.deadLetter, topics.outcomes],
                                        timeout: .seconds(30))

@@ -33,6 +33,21 @@ extension PostgresServerTests {
             await client.shutdown()
         }
 
+        @Test("a text[] literal carries every awkward string (commas, braces, quotes, backslashes, NULL, unicode) unchanged")
+        func textArrays() async throws {
+            let client = try await TestDatabase.client()
+            let values = Self.awkwardStrings.dropLast() + ["a,b", "{braces}", "NULL", "null", " spaced "]
+            let rows = try await client.query("SELECT ordinality::int AS i, v FROM unnest($1::text[]) WITH ORDINALITY AS u(v, ordinality) ORDER BY 1",
+                                              [PostgresTextArray.literal(values)])
+            #expect(rows.count == values.count)
+            for row in rows {
+                let index = try row.decode("i", as: Int.self) - 1
+                #expect(try row.decode("v", as: String.self) == Array(values)[index], "element \(index)")
+            }
+            #expect(PostgresTextArray.literal([String]()) == "{}")
+            await client.shutdown()
+        }
+
         @Test("NULL binds and decodes as nil; non-optional decode of NULL names the column")
         func nulls() async throws {
             let client = try await TestDatabase.client()

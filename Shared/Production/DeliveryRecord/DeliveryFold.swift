@@ -1,4 +1,5 @@
 import Contracts
+import Runtime
 
 /// The row a delivery belongs to: a Live Activity (match, user, device) or a broadcast channel (match, "", environment).
 public struct DeliverySubject: Hashable, Sendable, Comparable {
@@ -14,6 +15,17 @@ public struct DeliverySubject: Hashable, Sendable, Comparable {
 
     public static func < (a: Self, b: Self) -> Bool {
         (a.matchId, a.userId, a.deviceId) < (b.matchId, b.userId, b.deviceId)
+    }
+
+    /// FNV-1a 64 of the three ids: the writers' lock order.
+    var order: UInt64 {
+        var hash = FNV1a()
+        for (index, id) in [matchId, userId, deviceId].enumerated() {
+            if index > 0 { hash.combine(UInt8(0)) }
+            var id = id
+            id.withUTF8 { hash.combine($0) }
+        }
+        return hash.value
     }
 }
 

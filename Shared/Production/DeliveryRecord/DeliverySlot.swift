@@ -36,7 +36,7 @@ public struct DeliverySlot: Sendable, Equatable {
         at = entry.at ?? 0
         finishedAt = entry.finishedAt
         apnsId = entry.apnsId.flatMap(Self.uuidBytes)
-        tokenTail = entry.token.hasPrefix("…") ? String(entry.token.dropFirst()) : entry.token
+        tokenTail = entry.token.hasPrefix("…") ? String(entry.token.unicodeScalars.dropFirst()) : entry.token
         status = entry.status
         result = entry.result
         tries = entry.tries
@@ -50,14 +50,14 @@ public struct DeliverySlot: Sendable, Equatable {
         integer(UInt64(bitPattern: jobKey))
         integer(at)
         integer(finishedAt)
-        out.append(contentsOf: apnsId ?? [UInt8](repeating: 0, count: 16))
+        if let apnsId { out.append(contentsOf: apnsId) } else { out.append(contentsOf: repeatElement(0, count: 16)) }
         Self.fixed(tokenTail, 8, &out)
         integer(UInt16(clamping: status ?? 0))
         out.append(UInt8(PushResult.allCases.firstIndex(of: result) ?? 0))
         out.append(UInt8(clamping: tries))
         out.append(UInt8(DeliveryKind.allCases.firstIndex(of: kind) ?? 0))
         Self.fixed(reason ?? "", Self.reasonBytes, &out)
-        out.append(contentsOf: [0, 0, 0])
+        out.append(contentsOf: repeatElement(0, count: 3))
     }
 
     /// The slot at `offset` of `bytes`; nil when the bytes are short or name an unknown result or kind.
@@ -115,9 +115,13 @@ public struct DeliverySlot: Sendable, Equatable {
     }
 
     static func fixed(_ text: String, _ count: Int, _ out: inout [UInt8]) {
-        let bytes = Array(text.utf8.prefix(count))
-        out.append(contentsOf: bytes)
-        out.append(contentsOf: [UInt8](repeating: 0, count: count - bytes.count))
+        var text = text
+        let written = text.withUTF8 { bytes -> Int in
+            let taken = min(count, bytes.count)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<taken]))
+            return taken
+        }
+        out.append(contentsOf: repeatElement(0, count: count - written))
     }
 
     static func text(_ bytes: ArraySlice<UInt8>) -> String {
@@ -125,17 +129,23 @@ public struct DeliverySlot: Sendable, Equatable {
     }
 
     static func uuidBytes(_ text: String) -> [UInt8]? {
-        let hex = text.utf8.filter { $0 != UInt8(ascii: "-") }
-        guard hex.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var index = 0
-        while index < 32 {
-            guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+        var text = text
+        return text.withUTF8 { utf8 -> [UInt8]? in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            var count = 0
+            var high: UInt8?
+            for byte in utf8 where byte != UInt8(ascii: "-") {
+                guard let value = nibble(byte), count < 16 else { return nil }
+                if let first = high {
+                    bytes[count] = first << 4 | value
+                    count += 1
+                    high = nil
+                } else {
+                    high = value
+                }
+            }
+            return count == 16 && high == nil ? bytes : nil
         }
-        return bytes
     }
 
     static func uuidText(_ bytes: [UInt8]) -> String {

@@ -21,8 +21,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// the delivery recorder's input and group (its own, so the record's lag never holds up the fan-out).
     public var outcomesTopic = Topic.pushOutcomes.name
     public var recordGroup = "la-coordinator-delivery-record"
-    /// `LA_RECORD_MAX_OUTCOMES` (200): most outcomes (each up to 1,000 pushes) folded and written in one transaction.
-    public var recordMaximumOutcomes = 200
+    /// `LA_RECORD_MAX_OUTCOMES` (64): most outcomes (each up to 1,000 pushes) folded and written in one transaction (bounds the
+    /// recorder's memory: about 1 kB per push in hand).
+    public var recordMaximumOutcomes = 64
     /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
     public var fanOut = FanOutSettings()
     /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,

@@ -6,19 +6,96 @@
 public enum PostgresTextArray {
     /// `{"a","b\"c"}` for `["a", "b\"c"]`; `{}` for none.
     public static func literal(_ elements: some Sequence<String>) -> String {
-        var text = "{"
+        var out: [UInt8] = [UInt8(ascii: "{")]
         var first = true
         for element in elements {
-            if !first { text.append(",") }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            text.append("\"")
-            for scalar in element.unicodeScalars {
-                if scalar == "\\" || scalar == "\"" { text.append("\\") }
-                text.unicodeScalars.append(scalar)
+            out.append(UInt8(ascii: "\""))
+            var element = element
+            element.withUTF8 { bytes in
+                // Ids, numbers and hex need no escaping: copied in one go (a batch is thousands of them).
+                if !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+                    out.append(contentsOf: bytes)
+                    return
+                }
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                    out.append(byte)
+                }
             }
-            text.append("\"")
+            out.append(UInt8(ascii: "\""))
         }
-        text.append("}")
-        return text
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension PostgresTextArray {
+    /// Builds one `text[]` literal element by element straight into bytes: a batch write's many array parameters
+    /// without an intermediate `String` per value (numbers and hex are written as digits, ids copied).
+    public struct Builder: Sendable {
+        private var out: [UInt8] = [UInt8(ascii: "{")]
+        private var empty = true
+
+        public init(capacity: Int = 0) { out.reserveCapacity(capacity) }
+
+        private mutating func open() {
+            if !empty { out.append(UInt8(ascii: ",")) }
+            empty = false
+            out.append(UInt8(ascii: "\""))
+        }
+
+        /// A text element (escaped like `literal`).
+        public mutating func append(_ text: String) {
+            open()
+            var text = text
+            text.withUTF8 { bytes in
+                if !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+                    out.append(contentsOf: bytes)
+                    return
+                }
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                    out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+
+        /// A number element (for `bigint[]`, `int[]`).
+        public mutating func append(_ number: Int64) {
+            open()
+            if number == 0 {
+                out.append(UInt8(ascii: "0"))
+            } else {
+                var value = number.magnitude
+                if number < 0 { out.append(UInt8(ascii: "-")) }
+                let start = out.count
+                while value > 0 {
+                    out.append(UInt8(ascii: "0") + UInt8(value % 10))
+                    value /= 10
+                }
+                out[start...].reverse()
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+
+        /// An element of the lower-case hex digits of the bytes `write` appends (for `decode(x, 'hex')` into bytea).
+        public mutating func appendHex(_ write: (inout [UInt8]) -> Void) {
+            open()
+            var bytes: [UInt8] = []
+            write(&bytes)
+            for byte in bytes {
+                out.append(Self.digits[Int(byte >> 4)])
+                out.append(Self.digits[Int(byte & 0x0f)])
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+
+        private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+        /// The literal.
+        public var literal: String { String(decoding: out + [UInt8(ascii: "}")], as: UTF8.self) }
     }
 }
