@@ -50,7 +50,11 @@ public struct Coordinator: Sendable {
         outcomes.autoOffsetReset = .earliest
         outcomesConsumer = try KafkaConsumer(configuration: outcomes, logger: logger.child("kafka"), metrics: registry)
         recorderMetrics = DeliveryRecorderMetrics(registry: registry)
+        recordDeferral = RecordDeferral(maximumDelay: configuration.recordMaximumDelay, progress: senderProgress, clock: clock)
     }
+
+    /// Shared by the events loop (which tells it where its fan-outs' jobs are) and the delivery recorder (which waits).
+    let recordDeferral: RecordDeferral
 
     let recorderMetrics: DeliveryRecorderMetrics
 
@@ -63,6 +67,7 @@ public struct Coordinator: Sendable {
             executor: FanOutExecutor(database: database, producer: producer, settings: configuration.fanOut, clock: clock),
             activities: LiveActivityStore(database: database), matches: MatchStore(database: database), policy: configuration.policy, logger: logger, metrics: metrics)
         processor.deadLetters = deadLetters
+        processor.recordDeferral = recordDeferral
         return processor
     }
 
@@ -94,8 +99,9 @@ public struct Coordinator: Sendable {
     /// `push.outcomes` folded into the delivery record a batch at a time (`DeliveryRecorder`): each batch written with its
     /// offsets in one transaction, then committed. Each call makes a new loop: list it once.
     public func makeDeliveryRecordLoop() -> KafkaConsumerService {
-        let recorder = DeliveryRecorder(store: DeliveryRecordStore(database: database), topic: configuration.outcomesTopic, deadLetters: deadLetters,
+        var recorder = DeliveryRecorder(store: DeliveryRecordStore(database: database), topic: configuration.outcomesTopic, deadLetters: deadLetters,
                                         metrics: recorderMetrics, logger: logger.child("delivery-record"))
+        recorder.deferral = recordDeferral
         return KafkaConsumerService("delivery-record", consumer: outcomesConsumer, logger: logger,
                                     commits: .perBatchLatestWins(recorder, maximumMessages: configuration.recordMaximumOutcomes,
                                                                  drainWait: .milliseconds(20)))

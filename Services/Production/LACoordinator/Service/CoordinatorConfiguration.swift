@@ -24,6 +24,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// `LA_RECORD_MAX_OUTCOMES` (64): most outcomes (each up to 1,000 pushes) folded and written in one transaction (bounds the
     /// recorder's memory: about 1 kB per push in hand).
     public var recordMaximumOutcomes = 64
+    /// `LA_RECORD_MAX_DELAY_MS` (20,000): how long the recorder may hold a batch back while apns-sender still sends this
+    /// replica's fan-outs (pushes first); 0 writes at once.
+    public var recordMaximumDelay: Duration = .seconds(20)
     /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
     public var fanOut = FanOutSettings()
     /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,
@@ -61,6 +64,7 @@ public struct CoordinatorConfiguration: Sendable {
         outcomesTopic = try environment.topic("LA_OUTCOMES_TOPIC", default: outcomesTopic)
         recordGroup = environment.string("LA_RECORD_GROUP_ID", default: recordGroup)
         recordMaximumOutcomes = try environment.int("LA_RECORD_MAX_OUTCOMES", default: recordMaximumOutcomes, in: 1...10_000)
+        recordMaximumDelay = try environment.milliseconds("LA_RECORD_MAX_DELAY_MS", default: recordMaximumDelay, in: 0...600_000)
         fanOut.shards = try environment.int("PUSH_SHARDS", default: PushSharding.defaultShards, in: 1...4096)
         fanOut.fetchRows = try environment.int("FANOUT_FETCH_ROWS", default: fanOut.fetchRows, in: 100...100_000)
         fanOut.maximumInFlight = try environment.int("FANOUT_MAX_IN_FLIGHT", default: fanOut.maximumInFlight, in: 1...10_000)

@@ -25,6 +25,8 @@ struct EventBatchProcessor: Sendable {
     var deadLetters: DeadLetterPublisher? = nil
     /// Plain updates that would repeat the match's last push (same state, same time) are skipped.
     var repeats = RepeatedUpdateFilter()
+    /// Told where each fan-out's jobs are, so the delivery recorder waits for them to be sent (nil: not told).
+    var recordDeferral: RecordDeferral? = nil
 
     /// Processes `messages` (in partition order as polled); returns the next offset per partition (the caller
     /// commits no further than `gate.holdFloor`, where a held plain update waits).
@@ -96,6 +98,7 @@ struct EventBatchProcessor: Sendable {
         repeats.fannedOut(event)
         if let result {
             gate.fannedOut(matchId: event.matchId, startedAt: startedAt, highestOffsets: result.highestOffsets, now: nowMilliseconds)
+            recordDeferral?.produced(result.highestOffsets)
         }
     }
 

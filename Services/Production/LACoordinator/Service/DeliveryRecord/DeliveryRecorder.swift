@@ -9,7 +9,8 @@ import ServiceKit
 /// Folds `push.outcomes` into the delivery record (`push_deliveries`), a batch at a time: every outcome already
 /// fetched (up to `LA_RECORD_MAX_OUTCOMES`) is folded per activity — an activity's several pushes in a batch make one row
 /// write — and written in one transaction with the partitions' next offsets (`DeliveryRecordStore.record`), so an
-/// outcome is folded exactly once however often the group replays it. A write that fails (PostgreSQL down) is retried
+/// outcome is folded exactly once however often the group replays it. While apns-sender still sends this replica's fan-outs,
+/// a batch waits (`RecordDeferral`, at most `LA_RECORD_MAX_DELAY_MS` after its oldest outcome): pushes first. A write that fails (PostgreSQL down) is retried
 /// with back-off while the member owns its partitions: the record falls behind and catches up; pushes are never
 /// waited for (apns-sender does not read the record). Offsets the topic no longer holds when the recorder gets to them,
 /// and unreadable outcomes (parked on the dead-letter topic), are written as gaps, which support's view shows.
@@ -19,6 +20,8 @@ struct DeliveryRecorder: KafkaBatchHandler {
     let deadLetters: DeadLetterPublisher
     let metrics: DeliveryRecorderMetrics
     let logger: Logger
+    /// Holds a batch back while apns-sender sends this replica's fan-outs (nil: never).
+    var deferral: RecordDeferral? = nil
     var backoff = Backoff(initial: .milliseconds(200), maximum: .seconds(10))
 
     var pollTimeout: Duration { .milliseconds(500) }
@@ -45,6 +48,16 @@ struct DeliveryRecorder: KafkaBatchHandler {
                 ])
                 try await parkUntilDone(message, error: error, stillOwned: stillOwned)
                 unreadable.append(.init(partition: message.partition, from: message.offset, to: message.offset, reason: "unreadable: \(error)"))
+            }
+        }
+        // Pushes first: while apns-sender is still sending, the record waits (bounded; never past shutdown).
+        if let deferral, let oldest = outcomes.map(\.outcome.finishedAt).min() {
+            var held = false
+            while !GracefulShutdown.isRequested, await deferral.shouldWait(oldestFinishedAt: oldest) {
+                if !held { metrics.deferred() }
+                held = true
+                try stillOwned()
+                try await Task.sleep(for: deferral.interval)
             }
         }
         let partitions = Array(next.keys)
@@ -108,6 +121,7 @@ struct DeliveryRecorderMetrics: Sendable {
         for kind in ["decode", "write"] { failures(kind).increment(by: 0) }
         registry.counter("delivery_record_pushes_total", help: "Pushes folded into the delivery record").increment(by: 0)
         registry.counter("delivery_record_rows_written_total", help: "push_deliveries rows written (one per activity per batch)").increment(by: 0)
+        registry.counter("delivery_record_batches_deferred_total", help: "Batches held back while apns-sender was sending a fan-out").increment(by: 0)
         _ = writeSeconds
     }
 
@@ -122,6 +136,10 @@ struct DeliveryRecorderMetrics: Sendable {
     }
 
     func failed(_ kind: String) { failures(kind).increment() }
+
+    func deferred() {
+        registry.counter("delivery_record_batches_deferred_total", help: "Batches held back while apns-sender was sending a fan-out").increment()
+    }
 
     func written(rows: Int, pushes: Int, seconds: Double) {
         registry.counter("delivery_record_pushes_total", help: "Pushes folded into the delivery record").increment(by: pushes)
