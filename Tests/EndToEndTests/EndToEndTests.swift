@@ -197,7 +197,7 @@ import Testing
         // accepted on its own tokens (starts, updates, ends, background ends) are the pushes it got, broadcast copies aside
         // (those are the channel's row). Waited for: the recorder folds behind the sends.
         let agreement = LockedValue<[String]>([])
-        try? await stack.waitFor("the delivery record agrees with every device", timeout: .seconds(60)) {
+        try? await stack.waitFor("the delivery record agrees with every device", timeout: .seconds(120)) {
             var mismatches: [String] = []
             for device in try await sim.devices() {
                 let recorded = try await stack.count(

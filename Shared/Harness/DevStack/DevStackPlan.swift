@@ -104,6 +104,8 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["LA_EVENTS_GROUP_ID"] = options.consumerGroups.coordinatorEvents
         environment["LA_TOKEN_INVALID_GROUP_ID"] = options.consumerGroups.coordinatorTokenInvalid
         environment["LA_RECORD_GROUP_ID"] = options.consumerGroups.coordinatorRecord
+        // The demo's fan-outs are a handful of devices, sent in milliseconds: the record stays seconds behind, not a minute.
+        environment["LA_RECORD_MAX_DELAY_MS"] = "2000"
         // The overload rule reads apns-sender's commits: the same group the sender below joins.
         environment["LA_SENDER_GROUP"] = options.consumerGroups.sender
         // Live Activity management: the orchestrator at the demo's pace, under a lock of this stack's own.

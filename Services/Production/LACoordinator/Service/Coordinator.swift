@@ -48,6 +48,8 @@ public struct Coordinator: Sendable {
             logger: logger.child("kafka"), metrics: registry)
         var outcomes = Self.consumer(configuration, group: configuration.recordGroup, topic: configuration.outcomesTopic)
         outcomes.autoOffsetReset = .earliest
+        // Outcomes are up to ~200 kB each and wait while a fan-out is sent: prefetch about one batch, not 64 MB.
+        outcomes.prefetchKilobytes = 8192
         outcomesConsumer = try KafkaConsumer(configuration: outcomes, logger: logger.child("kafka"), metrics: registry)
         recorderMetrics = DeliveryRecorderMetrics(registry: registry)
         recordDeferral = RecordDeferral(maximumDelay: configuration.recordMaximumDelay, progress: senderProgress, clock: clock)

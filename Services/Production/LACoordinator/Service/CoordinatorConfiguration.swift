@@ -21,12 +21,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// the delivery recorder's input and group (its own, so the record's lag never holds up the fan-out).
     public var outcomesTopic = Topic.pushOutcomes.name
     public var recordGroup = "la-coordinator-delivery-record"
-    /// `LA_RECORD_MAX_OUTCOMES` (64): most outcomes (each up to 1,000 pushes) folded and written in one transaction (bounds the
+    /// `LA_RECORD_MAX_OUTCOMES` (32): most outcomes (each up to 1,000 pushes) folded and written in one transaction (bounds the
     /// recorder's memory: about 1 kB per push in hand).
-    public var recordMaximumOutcomes = 64
-    /// `LA_RECORD_MAX_DELAY_MS` (20,000): how long the recorder may hold a batch back while apns-sender still sends this
+    public var recordMaximumOutcomes = 32
+    /// `LA_RECORD_MAX_DELAY_MS` (60,000): how long the recorder may hold a batch back while apns-sender still sends this
     /// replica's fan-outs (pushes first); 0 writes at once.
-    public var recordMaximumDelay: Duration = .seconds(20)
+    public var recordMaximumDelay: Duration = .seconds(60)
     /// Topic, `PUSH_SHARDS`, `FANOUT_FETCH_ROWS`, `FANOUT_MAX_IN_FLIGHT`.
     public var fanOut = FanOutSettings()
     /// `PUSH_EXPIRATION_SECONDS`, `KEY_PUSH_EXPIRATION_SECONDS`, `END_PUSH_EXPIRATION_SECONDS`,

@@ -7,7 +7,7 @@ import Runtime
 /// the fan-out share cores, a million-follower fan-out is then not slowed by its own record; under sustained load the
 /// record simply runs `maximumDelay` behind, at full throughput (a batch older than that is written at once).
 final class RecordDeferral: Sendable {
-    /// `LA_RECORD_MAX_DELAY_MS` (20,000; 0: never hold back).
+    /// `LA_RECORD_MAX_DELAY_MS` (60,000; 0: never hold back).
     let maximumDelay: Duration
     /// How often apns-sender's progress is read while a batch is held back.
     let interval: Duration
