@@ -34,12 +34,6 @@ struct MatchCommand {
         }
         await database.shutdown()
         let report = try outcome.get()
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            console.line(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            console.line(report.text)
-        }
+        try console.report(report, json: json) { report.text }
     }
 }

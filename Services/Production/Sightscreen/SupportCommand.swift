@@ -52,12 +52,6 @@ struct SupportCommand {
             console.error("sightscreen: no \(command) \(ids.joined(separator: " / ")) is known (no device, follow, Live Activity or delivery record)")
             throw ExitCode(status: 1)
         }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            console.line(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            console.line(report.text)
-        }
+        try console.report(report, json: json) { report.text }
     }
 }

@@ -35,15 +35,12 @@ public enum APNsID {
         return true
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     static func format(_ bytes: [UInt8]) -> String {
         var text = [UInt8]()
         text.reserveCapacity(36)
         for (index, byte) in bytes.prefix(16).enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0f)])
+            HexText.append(byte, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }

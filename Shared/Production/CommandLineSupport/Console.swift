@@ -16,6 +16,14 @@ public struct Console: Sendable {
         try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 
+    /// A report on stdout: pretty, sorted JSON with `json`, else its text (the `--json` switch of the report commands).
+    public func report(_ value: some Encodable, json: Bool, text: () -> String) throws {
+        guard json else { return line(text()) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        line(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
     /// Prints rows as aligned columns under `header`.
     public func table(_ header: [String], _ rows: [[String]]) {
         var widths = header.map(\.count)

@@ -135,7 +135,7 @@ public struct DeliverySlot: Sendable, Equatable {
             var count = 0
             var high: UInt8?
             for byte in utf8 where byte != UInt8(ascii: "-") {
-                guard let value = nibble(byte), count < 16 else { return nil }
+                guard let value = byte.hexValue, count < 16 else { return nil }
                 if let first = high {
                     bytes[count] = first << 4 | value
                     count += 1
@@ -149,23 +149,13 @@ public struct DeliverySlot: Sendable, Equatable {
     }
 
     static func uuidText(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
+        out.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+            HexText.append(byte, to: &out)
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

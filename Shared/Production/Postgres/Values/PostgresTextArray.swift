@@ -1,3 +1,5 @@
+import Runtime
+
 /// A `text[]` literal for one query parameter (`$n::text[]`), so that a whole batch travels as a
 /// few array parameters of one statement.
 ///
@@ -6,29 +8,11 @@
 public enum PostgresTextArray {
     /// `{"a","b\"c"}` for `["a", "b\"c"]`; `{}` for none.
     public static func literal(_ elements: some Sequence<String>) -> String {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        var first = true
-        for element in elements {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(UInt8(ascii: "\""))
-            var element = element
-            element.withUTF8 { bytes in
-                // Ids, numbers and hex need no escaping: copied in one go (a batch is thousands of them).
-                if !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
-                    out.append(contentsOf: bytes)
-                    return
-                }
-                for byte in bytes {
-                    if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
-                    out.append(byte)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        var builder = Builder()
+        for element in elements { builder.append(element) }
+        return builder.literal
     }
+
 }
 
 extension PostgresTextArray {
@@ -86,14 +70,9 @@ extension PostgresTextArray {
             open()
             var bytes: [UInt8] = []
             write(&bytes)
-            for byte in bytes {
-                out.append(Self.digits[Int(byte >> 4)])
-                out.append(Self.digits[Int(byte & 0x0f)])
-            }
+            for byte in bytes { HexText.append(byte, to: &out) }
             out.append(UInt8(ascii: "\""))
         }
-
-        private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
         /// The literal.
         public var literal: String { String(decoding: out + [UInt8(ascii: "}")], as: UTF8.self) }
