@@ -21,7 +21,8 @@ struct AdminTests {
         #expect(Set(counts.keys) == ["liveMatches", "trackedMatches", "activeActivities", "pendingActivities", "follows", "devices"])
         let lag = try #require(status.json["lag"] as? [[String: Any]])
         if status.json["lagError"] == nil || status.json["lagError"] is NSNull {
-            #expect(Set(lag.compactMap { $0["group"] as? String }) == ["detector", "la-coordinator", "la-coordinator-token-invalid", "apns-sender"])
+            #expect(Set(lag.compactMap { $0["group"] as? String }) == ["detector", "la-coordinator", "la-coordinator-token-invalid",
+                                                                         "la-coordinator-delivery-record", "apns-sender"])
         }
     }
 
