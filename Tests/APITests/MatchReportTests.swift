@@ -53,11 +53,9 @@ import Testing
                         Self.outcome(match, job: "e1:2:0", users: ["u5"], result: .dead),
                         Self.outcome("other", job: "x:0:0", users: ["u1"])]
         for (partition, outcomes) in [(Int32(0), replicaA), (1, replicaB)] {
-            _ = try await store.record(topic: topic, partitions: [partition], initial: [partition: 0]) { _ in
-                var fold = DeliveryFold()
-                outcomes.forEach { fold.add($0) }
-                return (fold, [partition: Int64(outcomes.count)], [])
-            }
+            _ = try await store.record(topic: topic, batch: outcomes.enumerated().map {
+                DeliveryRecordStore.Recorded(partition: partition, offset: Int64($0.offset), outcome: $0.element)
+            })
         }
 
         #expect(try await api.call("GET", "/admin/matches/\(match)/status", as: APITestHarness.unique("u")).status == 403)

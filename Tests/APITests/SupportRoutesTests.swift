@@ -43,11 +43,9 @@ import Testing
             outcome("e2:0:0", .liveActivityUpdate, device: "phone", token: updateToken, result: .refused, at: now - 30_000, status: 410,
                     reason: "Unregistered"),
         ]
-        _ = try await DeliveryRecordStore(database: api.database).record(topic: "support-tests-" + match, partitions: [0], initial: [0: 0]) { _ in
-            var fold = DeliveryFold()
-            outcomes.forEach { fold.add($0) }
-            return (fold, [0: 3], [])
-        }
+        _ = try await DeliveryRecordStore(database: api.database).record(topic: "support-tests-" + match, batch: outcomes.enumerated().map {
+            DeliveryRecordStore.Recorded(partition: 0, offset: Int64($0.offset), outcome: $0.element)
+        })
         return (user, match, phoneToken, updateToken)
     }
 

@@ -41,6 +41,7 @@ extension PostgresServerTests {
                     "devices", "match_follows", "live_activities", "active_matches", "matches", "app_config",
                     "feed_cursors", "feed_balls", "schema_migrations", "broadcast_channels",
                     "push_deliveries", "delivery_jobs", "delivery_record_offsets", "delivery_record_gaps", "delivery_record_matches",
+                    "delivery_outcomes",
                 ])
 
                 let config = try await client.query("SELECT min_version, maintenance, message FROM app_config")

@@ -31,27 +31,81 @@ public struct DeliveryRecordStore: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction holding the offset rows of `partitions` of `topic` (created at `initial` when
-    /// missing) locked, so that two recorders never fold the same outcomes: `body` gets the next offset to fold per
-    /// partition and returns what to write — the fold, the next offsets after it, and any gaps.
-    public func record(topic: String, partitions: [Int32], initial: [Int32: Int64],
-                       _ body: @Sendable ([Int32: Int64]) throws -> (fold: DeliveryFold, next: [Int32: Int64], gaps: [Gap])) async throws
-        -> (rows: Int, pushes: Int)
-    {
-        try await database.withTransaction { connection in
-            let ordered = partitions.sorted()
-            let initialOffsets = ordered.map { String(initial[$0] ?? 0) }
-            try await connection.execute(
-                """
-                INSERT INTO delivery_record_offsets (topic, partition, next_offset)
-                SELECT $1, p, o FROM unnest($2::int[], $3::bigint[]) AS u(p, o) ON CONFLICT DO NOTHING
-                """, [topic, PostgresTextArray.literal(ordered.map(String.init)), PostgresTextArray.literal(initialOffsets)], prepared: true)
+    /// One outcome taken off `push.outcomes`, with where it was.
+    public struct Recorded: Sendable {
+        public var partition: Int32
+        public var offset: Int64
+        public var outcome: PushOutcome
+
+        public init(partition: Int32, offset: Int64, outcome: PushOutcome) {
+            self.partition = partition
+            self.offset = offset
+            self.outcome = outcome
+        }
+    }
+
+    /// Folds and writes a batch in one transaction, exactly once per outcome: each outcome's identity (match, job,
+    /// finish time — a replayed message has the same, a job apns-sender sent again a new one) goes into
+    /// `delivery_outcomes` first, and only those not there before are folded. This holds whatever the consumer group
+    /// replays, whichever recorder gets a partition, and if the topic is ever recreated. The partitions' offset rows
+    /// (locked, in order) say where the record stands: a batch that starts past the stored next offset leaves a gap (the
+    /// outcomes between were never read), written with `unreadable` (outcomes that could not be decoded).
+    /// - Returns: rows written and pushes folded (0 for a batch folded before).
+    public func record(topic: String, batch: [Recorded], unreadable: [Gap] = []) async throws -> (rows: Int, pushes: Int) {
+        var first: [Int32: Int64] = [:]
+        var next: [Int32: Int64] = [:]
+        for item in batch {
+            first[item.partition] = min(first[item.partition] ?? item.offset, item.offset)
+            next[item.partition] = max(next[item.partition] ?? 0, item.offset + 1)
+        }
+        for gap in unreadable {
+            first[gap.partition] = min(first[gap.partition] ?? gap.from, gap.from)
+            next[gap.partition] = max(next[gap.partition] ?? 0, gap.to + 1)
+        }
+        return try await database.withTransaction { connection in
+            let ordered = next.keys.sorted()
+            if !ordered.isEmpty {
+                try await connection.execute(
+                    """
+                    INSERT INTO delivery_record_offsets (topic, partition, next_offset)
+                    SELECT $1, p, o FROM unnest($2::int[], $3::bigint[]) AS u(p, o) ON CONFLICT DO NOTHING
+                    """, [topic, PostgresTextArray.literal(ordered.map(String.init)), PostgresTextArray.literal(ordered.map { String(first[$0] ?? 0) })],
+                    prepared: true)
+            }
             let rows = try await connection.query(
                 "SELECT partition, next_offset FROM delivery_record_offsets WHERE topic = $1 AND partition = ANY($2::int[]) ORDER BY partition FOR UPDATE",
                 [topic, PostgresTextArray.literal(ordered.map(String.init))], prepared: true)
             var stored: [Int32: Int64] = [:]
             for row in rows { stored[Int32(try row.decode("partition", as: Int.self))] = try row.decode("next_offset", as: Int64.self) }
-            let (fold, next, gaps) = try body(stored)
+            var gaps = unreadable
+            for (partition, offset) in first.sorted(by: { $0.key < $1.key }) where offset > (stored[partition] ?? offset) {
+                gaps.append(.init(partition: partition, from: stored[partition] ?? 0, to: offset - 1,
+                                  reason: "not on the topic when the recorder read it (retention, or a reset group)"))
+            }
+            // Exactly once: only outcomes whose identity is new are folded.
+            var fresh = Set<String>()
+            if !batch.isEmpty {
+                var matches = PostgresTextArray.Builder(), keys = PostgresTextArray.Builder(), finished = PostgresTextArray.Builder()
+                for item in batch {
+                    matches.append(item.outcome.matchId)
+                    keys.append(DeliverySlot.key(jobId: item.outcome.jobId))
+                    finished.append(item.outcome.finishedAt)
+                }
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO delivery_outcomes (match_id, job_key, finished_at)
+                    SELECT DISTINCT m, k, f FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(m, k, f) ORDER BY m, k, f
+                    ON CONFLICT DO NOTHING RETURNING match_id, job_key, finished_at
+                    """, [matches.literal, keys.literal, finished.literal], prepared: true)
+                for row in inserted {
+                    fresh.insert("\(try row.decode("match_id", as: String.self))|\(try row.decode("job_key", as: Int64.self))|\(try row.decode("finished_at", as: Int64.self))")
+                }
+            }
+            var fold = DeliveryFold()
+            for item in batch {
+                let identity = "\(item.outcome.matchId)|\(DeliverySlot.key(jobId: item.outcome.jobId))|\(item.outcome.finishedAt)"
+                if fresh.remove(identity) != nil { fold.add(item.outcome) }
+            }
             var written = 0
             // One order for every writer, so two recorders never deadlock on each other's rows: by a hash of the row's key
             // (sorting the keys themselves compares strings, a noticeable part of a 200,000-row batch).
@@ -75,7 +129,7 @@ public struct DeliveryRecordStore: Sendable {
                     ON CONFLICT (match_id) DO UPDATE SET last_at = greatest(m.last_at, EXCLUDED.last_at)
                     """, [PostgresTextArray.literal(matches.map(\.key)), PostgresTextArray.literal(matches.map { String($0.value) })], prepared: true)
             }
-            let advanced = next.filter { entry in stored[entry.key].map { entry.value > $0 } ?? true }.sorted { $0.key < $1.key }
+            let advanced = next.sorted { $0.key < $1.key }
             if !advanced.isEmpty {
                 try await connection.execute(
                     """
@@ -395,6 +449,7 @@ public struct DeliveryRecordStore: Sendable {
                 if count < batchSize {
                     // Gone: forget the match, unless a push arrived meanwhile (then its entry is newer).
                     try await database.execute("DELETE FROM delivery_jobs WHERE match_id = $1", [match])
+                    try await database.execute("DELETE FROM delivery_outcomes WHERE match_id = $1", [match])
                     try await database.execute("DELETE FROM delivery_record_matches WHERE match_id = $1 AND last_at < $2", [match, before])
                     break
                 }

@@ -15,8 +15,10 @@ extension SightscreenMigrations {
     ///   (`TokenMask`). Rows go with their device (`DeviceStore.delete`) and with their match `DELIVERY_RECORD_RETENTION_MS`
     ///   after its last push (the TTL sweep, through `delivery_record_matches`). `fillfactor` 70 and no index on a column a
     ///   fold changes: a fold's update is HOT.
-    /// - `delivery_record_offsets`: per `push.outcomes` partition, the next offset folded, written in the same
-    ///   transaction as the rows (an outcome is folded exactly once, whatever the consumer group replays).
+    /// - `delivery_outcomes`: the identity of every outcome folded (match, job, finish time), written in the same
+    ///   transaction as the rows: an outcome is folded exactly once, whatever the consumer group replays.
+    /// - `delivery_record_offsets`: per `push.outcomes` partition, the next offset after the last batch: where the record
+    ///   stands, and where it has a gap.
     /// - `delivery_record_gaps`: offsets of `push.outcomes` never folded (gone from the topic before the recorder read
     ///   them, or unreadable): the record says where it may miss pushes.
     public static let deliveryRecord = PostgresMigration(
@@ -73,6 +75,15 @@ extension SightscreenMigrations {
             CREATE INDEX push_deliveries_user_idx ON push_deliveries (user_id, device_id);
             -- No index on a column a fold changes (totals, last_*, recent, last_at): every fold's update stays HOT (in
             -- the page, no index write). Retention goes by match instead (delivery_record_matches).
+
+            -- Every outcome folded, by identity (a replayed message has the same one; a job sent again a new one): what makes
+            -- a fold exactly once, whatever the consumer group replays.
+            CREATE TABLE delivery_outcomes (
+                match_id     text    NOT NULL,
+                job_key      bigint  NOT NULL,
+                finished_at  bigint  NOT NULL,
+                PRIMARY KEY (match_id, job_key, finished_at)
+            );
 
             -- Per match, when its record last changed: what the TTL sweep reads (one row per match, one write per batch).
             CREATE TABLE delivery_record_matches (

@@ -8,8 +8,8 @@ import ServiceKit
 
 /// Folds `push.outcomes` into the delivery record (`push_deliveries`), a batch at a time: every outcome already
 /// fetched (up to `LA_RECORD_MAX_OUTCOMES`) is folded per activity — an activity's several pushes in a batch make one row
-/// write — and written in one transaction with the partitions' next offsets (`DeliveryRecordStore.record`), so an
-/// outcome is folded exactly once however often the group replays it. While apns-sender still sends this replica's fan-outs,
+/// write — and written in one transaction with each outcome's identity (`DeliveryRecordStore.record`), so an outcome is
+/// folded exactly once however often the group replays it. While apns-sender still sends this replica's fan-outs,
 /// a batch waits (`RecordDeferral`, at most `LA_RECORD_MAX_DELAY_MS` after its oldest outcome): pushes first. A write that fails (PostgreSQL down) is retried
 /// with back-off while the member owns its partitions: the record falls behind and catches up; pushes are never
 /// waited for (apns-sender does not read the record). Offsets the topic no longer holds when the recorder gets to them,
@@ -31,16 +31,15 @@ struct DeliveryRecorder: KafkaBatchHandler {
     mutating func finish() async {}
 
     mutating func process(_ batch: [KafkaMessage], stillOwned: () throws -> Void) async throws -> [KafkaTopicPartition: Int64] {
-        var outcomes: [(partition: Int32, offset: Int64, outcome: PushOutcome)] = []
+        var outcomes: [DeliveryRecordStore.Recorded] = []
         outcomes.reserveCapacity(batch.count)
         var unreadable: [DeliveryRecordStore.Gap] = []
-        var first: [Int32: Int64] = [:]
         var next: [Int32: Int64] = [:]
         for message in batch {
-            first[message.partition] = min(first[message.partition] ?? message.offset, message.offset)
             next[message.partition] = max(next[message.partition] ?? 0, message.offset + 1)
             do {
-                outcomes.append((message.partition, message.offset, try MessageCodec.decode(PushOutcome.self, from: message.value)))
+                outcomes.append(.init(partition: message.partition, offset: message.offset,
+                                      outcome: try MessageCodec.decode(PushOutcome.self, from: message.value)))
             } catch {
                 metrics.failed("decode")
                 logger.warning("unreadable push outcome; parked, and recorded as a gap", [
@@ -60,23 +59,10 @@ struct DeliveryRecorder: KafkaBatchHandler {
                 try await Task.sleep(for: deferral.interval)
             }
         }
-        let partitions = Array(next.keys)
-        let (outcomesToFold, nextOffsets, firstOffsets, parked) = (outcomes, next, first, unreadable)
         while true {
             let started = ContinuousClock.now
             do {
-                let written = try await store.record(topic: topic, partitions: partitions, initial: firstOffsets) { stored in
-                    var fold = DeliveryFold()
-                    var gaps = parked.filter { ($0.from) >= (stored[$0.partition] ?? 0) }
-                    for (partition, offset) in firstOffsets where offset > (stored[partition] ?? offset) {
-                        gaps.append(.init(partition: partition, from: stored[partition] ?? 0, to: offset - 1,
-                                          reason: "not on the topic when the recorder read it (retention, or a reset group)"))
-                    }
-                    for item in outcomesToFold where item.offset >= (stored[item.partition] ?? 0) {
-                        fold.add(item.outcome)
-                    }
-                    return (fold, nextOffsets, gaps)
-                }
+                let written = try await store.record(topic: topic, batch: outcomes, unreadable: unreadable)
                 metrics.written(rows: written.rows, pushes: written.pushes, seconds: (ContinuousClock.now - started).seconds)
                 backoff.reset()
                 break
