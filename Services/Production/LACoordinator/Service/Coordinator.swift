@@ -99,7 +99,7 @@ public struct Coordinator: Sendable {
     }
 
     /// `push.outcomes` folded into the delivery record a batch at a time (`DeliveryRecorder`): each batch written with its
-    /// offsets in one transaction, then committed. Each call makes a new loop: list it once.
+    /// outcomes' identities in one transaction (exactly once), then committed. Each call makes a new loop: list it once.
     public func makeDeliveryRecordLoop() -> KafkaConsumerService {
         var recorder = DeliveryRecorder(store: DeliveryRecordStore(database: database), topic: configuration.outcomesTopic, deadLetters: deadLetters,
                                         metrics: recorderMetrics, logger: logger.child("delivery-record"))
