@@ -69,10 +69,13 @@ var productionLibraries: [Target] {[
     systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
     systemLibrary("CNghttp2", pkgConfig: "libnghttp2", apt: ["libnghttp2-dev"]),
     systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
-    systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
     .target(name: "COpenSSLShim", dependencies: ["COpenSSL"], path: "Shared/Production/COpenSSLShim"),
+    .target(name: "CEpoll", path: "Shared/Production/CEpoll"),
     shared("Runtime"),
-    shared("HTTPServer", ["CMicroHTTPD", "Runtime"]),
+    // The one event loop (epoll on a dedicated thread) under every server and the HTTP/2 client.
+    shared("Reactor", ["CEpoll", "Runtime"]),
+    // The one HTTP/1.1 server (the api, every operations port, the fake feed): RFC 9112 framing on Reactor.
+    shared("HTTPServer", ["Reactor", "Runtime"]),
     shared("Kafka", ["CRdKafka", "Runtime"]),
     shared("Postgres", ["CLibPQ", "Runtime"]),
     shared("ServiceKit", ["Runtime", "HTTPServer", "Kafka", "Postgres"]),
@@ -91,7 +94,7 @@ var productionLibraries: [Target] {[
     shared("Detection", ["Cricket", "Contracts", "FastJSON"]),
     // The one owner of OpenSSL keys: RSA and P-256, RS256/ES256, digests.
     shared("Crypto", ["COpenSSL", "COpenSSLShim"]),
-    shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
+    shared("HTTP2", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "Reactor", "Runtime"]),
     shared("APNs", ["HTTP2", "Crypto", "Runtime"]),
     shared("Auth", ["Crypto", "Runtime"]),
     // The delivery record (issue 38): push.outcomes folded into push_deliveries, its one store.
@@ -132,7 +135,7 @@ var harnessTargets: [Target] {[
     // dev key pair and its signer (sightscreen-dev's `token`, device-sim, tests).
     harness("DevCredentials", ["APNs", "Auth", "COpenSSL", "COpenSSLShim", "Crypto", "Runtime"]),
     // The HTTP/2 server (mock-apns, tests): the connection, TLS and event-loop core of HTTP2 is `package` API.
-    harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2"]),
+    harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2", "Reactor"]),
     harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay", "ServiceKit"]),

@@ -26,7 +26,7 @@ final class APITestHarness: Sendable {
     enum Transport: Sendable {
         /// `Router.respond(to:)` in-process.
         case inProcess
-        /// HTTP/1.1 over a loopback socket to the real server (libmicrohttpd).
+        /// HTTP/1.1 over a loopback socket to the real server (the project's HTTPServer).
         case http
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Runtime
 
 #if canImport(Glibc)
 import Glibc
@@ -46,18 +47,28 @@ public enum RawHTTPClient {
     /// Sends `bytes` verbatim and parses the (first) answer; with `readToEnd` the body holds everything
     /// read until the server closed the connection.
     public static func raw(port: UInt16, bytes: [UInt8], readToEnd: Bool = false) async throws -> WireResponse {
+        try await raw(port: port, pieces: [bytes], pause: .zero, readToEnd: readToEnd)
+    }
+
+    /// Sends `pieces` one after another with `pause` between them (a client that splits or dribbles its
+    /// request), then reads as `raw(port:bytes:readToEnd:)` does.
+    public static func raw(
+        port: UInt16, pieces: [[UInt8]], pause: Duration, readToEnd: Bool = false
+    ) async throws -> WireResponse {
         try await withCheckedThrowingContinuation { continuation in
             // A dedicated thread: blocking GCD workers could starve the pool that runs the server's
             // handlers (on Linux the Swift task pool is built on the same GCD thread pool).
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(port: port, bytes: bytes, readToEnd: readToEnd) })
+                continuation.resume(with: Result {
+                    try exchange(port: port, pieces: pieces, pause: pause, readToEnd: readToEnd)
+                })
             }
             thread.stackSize = 256 * 1024
             thread.start()
         }
     }
 
-    private static func exchange(port: UInt16, bytes: [UInt8], readToEnd: Bool) throws -> WireResponse {
+    private static func exchange(port: UInt16, pieces: [[UInt8]], pause: Duration, readToEnd: Bool) throws -> WireResponse {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket failed") }
         defer { close(fd) }
@@ -75,11 +86,14 @@ public enum RawHTTPClient {
         }
         guard connected == 0 else { throw ClientError(description: "connect to \(port) failed: errno \(errno)") }
         // A send may fail once the server answered early (413) and closed; the answer is still readable.
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { break }
-            offset += sent
+        sending: for (index, bytes) in pieces.enumerated() {
+            if index > 0, pause > .zero { usleep(UInt32(clamping: pause.nanoseconds / 1000)) }
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent <= 0 { break sending }
+                offset += sent
+            }
         }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)

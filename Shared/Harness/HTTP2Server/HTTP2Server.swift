@@ -1,3 +1,4 @@
+import Reactor
 import Glibc
 import HTTP2
 import Synchronization

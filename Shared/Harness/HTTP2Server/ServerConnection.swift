@@ -1,3 +1,4 @@
+import Reactor
 import CNghttp2
 import HTTP2
 

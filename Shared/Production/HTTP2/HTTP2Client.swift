@@ -1,3 +1,4 @@
+import Reactor
 import Runtime
 
 /// An HTTP/2-over-TLS client for one host: a pool of connections multiplexing many streams each,

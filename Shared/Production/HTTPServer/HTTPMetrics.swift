@@ -1,8 +1,9 @@
 import Runtime
 import Synchronization
 
-/// The server's request metrics: `http_requests_total{method,route,status}` and
-/// `http_request_duration_seconds{method,route}`. A no-op without a registry.
+/// The server's request metrics: `http_requests_total{method,route,status}`,
+/// `http_request_duration_seconds{method,route}` and `http_rejected_requests_total{reason}` (every reason
+/// exported at 0 from the start) and `http_open_connections`. A no-op without a registry.
 ///
 /// The registry's instruments are resolved once per (method, route, status) and kept, so a request
 /// costs one small dictionary lookup instead of building, sorting and rendering label sets twice.
@@ -10,9 +11,28 @@ import Synchronization
 struct HTTPMetrics: Sendable {
     let registry: MetricsRegistry?
     private let instruments = InstrumentCache()
+    private let rejections: [HTTPRejection.Reason: Counter]
+    /// Connections open now.
+    let openConnections: Gauge?
 
     init(registry: MetricsRegistry?) {
         self.registry = registry
+        var rejections: [HTTPRejection.Reason: Counter] = [:]
+        if let registry {
+            for reason in HTTPRejection.Reason.allCases {
+                rejections[reason] = registry.counter(
+                    "http_rejected_requests_total",
+                    help: "Requests and connections the server refused before any handler ran, by reason.",
+                    labels: ["reason": reason.rawValue])
+            }
+        }
+        self.rejections = rejections
+        openConnections = registry?.gauge("http_open_connections", help: "Client connections open now.")
+    }
+
+    /// Counts one request (or connection) refused for `reason`.
+    func rejected(_ reason: HTTPRejection.Reason) {
+        rejections[reason]?.increment()
     }
 
     private static let knownMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]

@@ -1,11 +1,16 @@
 import Runtime
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd that answers requests with a `Router`.
+/// The HTTP/1.1 server of every process (the api, each service's operations port, the fake feed), on its
+/// own epoll threads (`Reactor`), answering requests with a `Router`.
 ///
-/// libmicrohttpd's thread pool (poll(2); see MHDDaemon for why not epoll) parses requests and writes answers; each complete request is handed
-/// to the router on Swift's task pool while its connection is suspended, so slow handlers never block the
-/// event loop. Bodies larger than `maxBodyBytes` are answered 413 before they are read in full.
+/// One framing rule runs before any handler: RFC 9112, strictly (`RequestHeadParser`, `RequestFraming`,
+/// `ChunkedBodyDecoder`). Requests that break it, time out or exceed a limit are answered by the server
+/// itself (`HTTPRejection`: 400, 408, 413, 414, 417, 431, 501, 505), counted in
+/// `http_rejected_requests_total{reason}` and logged without header values; the connection is then closed
+/// lingering. Complete requests run on Swift's task pool while their connection stops reading, so slow
+/// handlers never block a server thread and pipelined requests are answered in order. Every answer
+/// carries `Date` and `X-Content-Type-Options: nosniff`.
 ///
 /// ```swift
 /// var router = Router()
@@ -17,7 +22,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum State {
         case idle
-        case running(MHDDaemon, port: UInt16)
+        case running([ServerWorker], port: UInt16)
         case stopped(port: UInt16)
     }
 
@@ -28,11 +33,11 @@ public final class HTTPServer: Sendable {
 
     /// Creates a stopped server.
     /// - Parameters:
-    ///   - configuration: address, limits and thread count.
+    ///   - configuration: address, limits, timeouts and thread count.
     ///   - router: the routes; copied, later changes to the caller's router have no effect.
-    ///   - logger: receives handler failures (without bodies) and libmicrohttpd warnings.
-    ///   - metrics: when given, receives `http_requests_total{method,route,status}` and
-    ///     `http_request_duration_seconds{method,route}`.
+    ///   - logger: receives handler failures (without bodies) and refused requests (without header values).
+    ///   - metrics: when given, receives `http_requests_total{method,route,status}`,
+    ///     `http_request_duration_seconds{method,route}` and `http_rejected_requests_total{reason}`.
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(), router: Router, logger: Logger,
         metrics: MetricsRegistry? = nil
@@ -44,7 +49,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds `host:port` and starts serving.
     /// - Throws: `HTTPServerError` naming `host:port` when the address is invalid or in use, when the
-    ///   daemon cannot start, or when the server was already started.
+    ///   server threads cannot start, or when the server was already started.
     public func start() throws(HTTPServerError) {
         let host = configuration.host
         try state.withLock { state throws(HTTPServerError) in
@@ -54,8 +59,12 @@ public final class HTTPServer: Sendable {
             }
             let backlog = Int32(clamping: min(4096, max(16, configuration.connectionLimit)))
             let socket = try ListeningSocket.open(host: host, port: configuration.port, backlog: backlog)
-            let daemon = try MHDDaemon(core: core, listeningSocket: socket.fd, host: host, port: socket.port)
-            state = .running(daemon, port: socket.port)
+            var workers: [ServerWorker] = []
+            for index in 0..<max(1, configuration.threadCount) {
+                workers.append(try ServerWorker(core: core, index: index))
+            }
+            for worker in workers { worker.start(socket) }
+            state = .running(workers, port: socket.port)
         }
         core.logger.info("HTTP server listening", ["host": host, "port": String(port)])
     }
@@ -71,21 +80,24 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops gracefully: stops accepting connections, lets in-flight requests finish for up to
-    /// `shutdownGracePeriod` (answers meanwhile carry `Connection: close`), answers the rest 503, then
-    /// stops libmicrohttpd. The caller suspends; no thread blocks: the drain is awaited on the
-    /// in-flight count, and `MHD_stop_daemon` (which joins its threads) runs on `BlockingCalls`.
-    /// Idempotent; a concurrent second call returns at once.
+    /// Stops gracefully: stops accepting and closes idle connections, lets in-flight requests finish for up
+    /// to `shutdownGracePeriod` (answers meanwhile carry `Connection: close`), answers the rest 503, waits
+    /// up to 2 s for answers to be written, then closes what is left and stops the threads. The caller
+    /// suspends; no thread blocks. Idempotent; a concurrent second call returns at once.
     public func stop() async {
-        guard let daemon = takeDaemon() else { return }
-        core.stopping.store(true, ordering: .relaxed)
-        daemon.quiesce()
+        guard let workers = takeWorkers() else { return }
+        core.stopping.store(true, ordering: .releasing)
+        for worker in workers { await worker.quiesce() }
         let drained = await core.inFlight.wait(until: { $0 == 0 }, timeout: configuration.shutdownGracePeriod)
-        let forced = core.closeGate()
+        core.admitting.store(false, ordering: .releasing)
+        var forced = 0
+        let unavailable = HTTPError.unavailable("server is shutting down").response
+        for worker in workers { forced += await worker.answerRunning(with: unavailable) }
         if !drained {
             _ = await core.inFlight.wait(until: { $0 == 0 }, timeout: .seconds(2))
         }
-        await BlockingCalls.run { daemon.stop() }
+        _ = await core.openConnections.wait(until: { $0 == 0 }, timeout: .seconds(2))
+        for worker in workers { await worker.shutdown() }
         core.logger.info("HTTP server stopped", ["port": String(port), "forced": String(forced)])
     }
 
@@ -94,8 +106,8 @@ public final class HTTPServer: Sendable {
         Task { await self.stop() }
     }
 
-    /// Moves a running server to `stopped`, returning its daemon (nil when it was not running).
-    private func takeDaemon() -> MHDDaemon? {
+    /// Moves a running server to `stopped`, returning its threads (nil when it was not running).
+    private func takeWorkers() -> [ServerWorker]? {
         state.withLock { state in
             switch state {
             case .idle:
@@ -103,21 +115,17 @@ public final class HTTPServer: Sendable {
                 return nil
             case .stopped:
                 return nil
-            case .running(let daemon, let port):
+            case .running(let workers, let port):
                 state = .stopped(port: port)
-                return daemon
+                return workers
             }
         }
     }
 
     deinit {
-        // Dropped while still running: stop without waiting for a drain, on the blocking-call
-        // queue (MHD_stop_daemon joins threads; a deinit may run on a cooperative thread).
-        guard let daemon = takeDaemon() else { return }
-        let core = self.core
-        BlockingCalls.detach {
-            _ = core.closeGate()
-            daemon.stop()
-        }
+        // Dropped while still running: close everything without a drain.
+        guard let workers = takeWorkers() else { return }
+        core.admitting.store(false, ordering: .releasing)
+        for worker in workers { worker.shutdownInBackground() }
     }
 }

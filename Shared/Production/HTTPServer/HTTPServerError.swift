@@ -6,8 +6,8 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidHost
         /// The socket could not be created, bound or put into listening state (e.g. port in use).
         case bindFailed
-        /// libmicrohttpd refused to start the daemon.
-        case daemonStartFailed
+        /// A server thread's event loop could not be created (descriptor limit).
+        case eventLoopFailed
         /// `start()` was called on a server that is running or was stopped.
         case invalidState
     }
@@ -32,7 +32,7 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         switch kind {
         case .invalidHost: "invalid listen host \(host):\(port): \(reason)"
         case .bindFailed: "cannot listen on \(host):\(port): \(reason)"
-        case .daemonStartFailed: "cannot start HTTP daemon on \(host):\(port): \(reason)"
+        case .eventLoopFailed: "cannot start HTTP server threads on \(host):\(port): \(reason)"
         case .invalidState: "cannot start HTTP server on \(host):\(port): \(reason)"
         }
     }

@@ -7,7 +7,7 @@ import Dispatch
 /// wait for.
 ///
 /// ```swift
-/// try await BlockingCalls.run { MHD_stop_daemon(daemon) }   // the caller suspends, no thread blocks
+/// try await BlockingCalls.run { process.waitUntilExit() }   // the caller suspends, no thread blocks
 /// BlockingCalls.detach { daemon.stop() }                     // from a deinit: fire and forget
 /// ```
 ///

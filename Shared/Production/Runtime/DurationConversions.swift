@@ -19,10 +19,13 @@ extension Duration {
         Int32(clamping: max(0, wholeMilliseconds))
     }
 
-    /// Nanoseconds, 0 for a negative duration (for `Task.sleep(nanoseconds:)` and C clocks).
+    /// Nanoseconds, 0 for a negative duration and `UInt64.max` past it (for `Task.sleep(nanoseconds:)`
+    /// and C clocks).
     public var nanoseconds: UInt64 {
         let (whole, attoseconds) = components
-        return UInt64(max(0, whole)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        let (seconds, overflow) = UInt64(max(0, whole)).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = seconds.addingReportingOverflow(UInt64(max(0, attoseconds) / 1_000_000_000))
+        return overflow || carry ? .max : total
     }
 }
 

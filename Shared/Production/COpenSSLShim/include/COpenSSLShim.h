@@ -5,8 +5,6 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <stdint.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 
 /// Sets the SNI host name on a client SSL (SSL_set_tlsext_host_name is a macro). 1 on success.
 int sightscreen_ssl_set_sni(SSL *ssl, const char *name);
@@ -22,11 +20,5 @@ int sightscreen_x509_name_add_cn(X509_NAME *name, const char *cn);
 
 /// Frees memory allocated by OpenSSL (OPENSSL_free is a macro).
 void sightscreen_openssl_free(void *pointer);
-
-/// epoll_ctl without the packed epoll_event struct crossing into Swift (data = fd).
-int sightscreen_epoll_ctl(int epfd, int op, int fd, uint32_t events);
-
-/// epoll_wait that writes ready descriptors and their event bits into two arrays.
-int sightscreen_epoll_wait(int epfd, int *fds, uint32_t *events, int capacity, int timeout_ms);
 
 #endif

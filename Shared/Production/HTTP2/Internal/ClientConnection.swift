@@ -1,3 +1,4 @@
+import Reactor
 import CNghttp2
 
 /// One client HTTP/2 connection of a `ClientPool`: submits requests as streams within the server's

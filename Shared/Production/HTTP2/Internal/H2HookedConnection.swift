@@ -1,3 +1,4 @@
+import Reactor
 import CNghttp2
 
 /// What a connection driven by `H2HookedConnection` does with nghttp2's events: the hooks of

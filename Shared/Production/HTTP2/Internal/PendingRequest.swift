@@ -1,3 +1,5 @@
+import Reactor
+
 /// A request waiting for, or holding, a stream. Completed exactly once. Loop-confined.
 final class PendingRequest {
     /// Who waits for the answer: one caller's continuation, or one slot of a batch.

@@ -1,4 +1,4 @@
-import COpenSSLShim
+import CEpoll
 import Foundation
 import Glibc
 import Synchronization
@@ -14,7 +14,8 @@ package protocol EventLoopFlushable: AnyObject {
     func flushPending()
 }
 
-/// A dedicated thread running epoll: file descriptor readiness, cross-thread tasks and timers.
+/// A dedicated thread running epoll: file descriptor readiness, cross-thread tasks and timers. The one
+/// event loop of the project: the HTTP/2 client and server and the HTTP/1.1 server all run on it.
 ///
 /// Thread safety (`@unchecked Sendable`): `incoming` is guarded by a `Mutex`, `stopping` is atomic;
 /// every other stored property is touched only on the loop thread (tasks reach it through `execute`).
@@ -37,7 +38,7 @@ package final class EventLoop: @unchecked Sendable {
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         self.name = name
         guard epollFD >= 0, wakeFD >= 0 else {
-            throw HTTP2Error.bindFailed(host: "epoll", port: 0, message: String(cString: strerror(errno)))
+            throw EventLoopError(name: name, reason: String(cString: strerror(errno)))
         }
         sightscreen_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, EPOLLIN.rawValue)
     }
@@ -106,6 +107,15 @@ package final class EventLoop: @unchecked Sendable {
 
     package func setWritableInterest(_ fd: Int32, _ writable: Bool) {
         sightscreen_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, mask(writable))
+    }
+
+    /// Sets both interests of `fd`: without `readable` the loop stops reporting input (a connection whose
+    /// request is being answered, so pipelined bytes wait in the kernel instead of spinning the loop);
+    /// errors and hang-ups are still reported.
+    package func setInterest(_ fd: Int32, readable: Bool, writable: Bool) {
+        var bits = writable ? EPOLLOUT.rawValue : 0
+        if readable { bits |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue }
+        sightscreen_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, bits)
     }
 
     package func unregister(_ fd: Int32) {
@@ -193,6 +203,15 @@ package final class EventLoop: @unchecked Sendable {
             rounds += 1
         }
     }
+}
+
+/// The kernel refused an epoll or eventfd descriptor (descriptor limit reached).
+package struct EventLoopError: Error, CustomStringConvertible {
+    /// The loop's thread name.
+    package let name: String
+    /// The system's explanation.
+    package let reason: String
+    package var description: String { "cannot create event loop \(name): \(reason)" }
 }
 
 /// Timers ordered by deadline (sorted descending so the next one pops from the end).

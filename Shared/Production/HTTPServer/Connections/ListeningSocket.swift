@@ -1,17 +1,27 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// Creates the non-blocking IPv4 listening socket that libmicrohttpd then owns.
+/// The non-blocking IPv4 listening socket every server thread accepts from. Owns the descriptor: it is
+/// closed when the last thread lets go of it.
 ///
-/// We bind ourselves (rather than `MHD_OPTION_SOCK_ADDR`) so bind failures carry the exact errno text and
-/// the bound port can be read with `getsockname` (libmicrohttpd's `MHD_get_daemon_info` is variadic and
-/// cannot be called from Swift).
-enum ListeningSocket {
-    /// Opens, binds and listens; returns the descriptor and the actually bound port.
-    static func open(host: String, port: UInt16, backlog: Int32) throws(HTTPServerError) -> (fd: Int32, port: UInt16) {
+/// We bind ourselves so bind failures carry the exact errno text and the bound port is read back with
+/// `getsockname` (port 0 asks the kernel for a free one).
+final class ListeningSocket: Sendable {
+    /// The descriptor (never closed while this object lives).
+    let fd: Int32
+    /// The bound port.
+    let port: UInt16
+
+    private init(fd: Int32, port: UInt16) {
+        self.fd = fd
+        self.port = port
+    }
+
+    deinit { close(fd) }
+
+    /// Opens, binds and listens.
+    static func open(host: String, port: UInt16, backlog: Int32) throws(HTTPServerError) -> ListeningSocket {
         let address = host == "localhost" ? "127.0.0.1" : host
         var sin = sockaddr_in()
         sin.sin_family = sa_family_t(AF_INET)
@@ -29,13 +39,8 @@ enum ListeningSocket {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0 else {
-            let error = failure(host, port, "bind")
-            close(fd)
-            throw error
-        }
-        guard listen(fd, backlog) == 0 else {
-            let error = failure(host, port, "listen")
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            let error = failure(host, port, bound == 0 ? "listen" : "bind")
             close(fd)
             throw error
         }
@@ -49,7 +54,7 @@ enum ListeningSocket {
             close(fd)
             throw error
         }
-        return (fd, UInt16(bigEndian: actual.sin_port))
+        return ListeningSocket(fd: fd, port: UInt16(bigEndian: actual.sin_port))
     }
 
     private static func failure(_ host: String, _ port: UInt16, _ call: String) -> HTTPServerError {
