@@ -48,6 +48,33 @@ struct JWTVerifierTests {
         #expect(throws: AuthError.expired(exp: Int64(AuthFixtures.start.timeIntervalSince1970) + 60)) { try verifier.verify(token) }
     }
 
+    /// Claims at the edges of Int64 come from the token itself: they are refused, never trapped on.
+    @Test(arguments: [Int64.max, Int64.max - 1, Int64.min, Int64.min + 1])
+    func extremeTimeClaimsAreRefusedNotTrapped(_ value: Int64) throws {
+        let verifier = try AuthFixtures.verifier(clock: clock)
+        var claims = AuthFixtures.claims()
+        claims.exp = value
+        let error = try #require(throws: AuthError.self) { try verifier.verify(AuthFixtures.signerA.sign(claims)) }
+        #expect(error == (value > 0 ? .implausibleExpiry(exp: value) : .expired(exp: value)))
+        var early = AuthFixtures.claims()
+        early.nbf = value
+        if value > 0 {
+            #expect(throws: AuthError.notYetValid(nbf: value)) { try verifier.verify(AuthFixtures.signerA.sign(early)) }
+        } else {
+            #expect(try verifier.verify(AuthFixtures.signerA.sign(early)).userId == "user-1")
+        }
+    }
+
+    @Test func aTokenLivingLongerThanTheLimitIsRefused() throws {
+        let verifier = try AuthFixtures.verifier(clock: clock)
+        let day = try AuthFixtures.signerA.sign(AuthFixtures.claims(ttl: 86_400))
+        #expect(try verifier.verify(day).userId == "user-1")
+        let year = try AuthFixtures.signerA.sign(AuthFixtures.claims(ttl: 365 * 86_400))
+        #expect(throws: AuthError.implausibleExpiry(exp: Int64(AuthFixtures.start.timeIntervalSince1970) + 365 * 86_400)) {
+            try verifier.verify(year)
+        }
+    }
+
     @Test func notYetValidRefused() throws {
         var claims = AuthFixtures.claims()
         claims.nbf = Int64(AuthFixtures.start.timeIntervalSince1970) + 120

@@ -153,8 +153,8 @@ struct HTTPFramingTests {
     @Test func aRequestSplitIntoSingleBytesIsServed() async throws {
         let server = try HTTPServerTests.startServer()
         defer { server.stopInBackground() }
-        let request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-            + "5;ext=1\r\n{\"id\"\r\n12\r\n:7,\"name\":\"split\"}\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let request = "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+            + "Content-Type: application/json\r\n\r\n5;ext=1\r\n{\"id\"\r\n12\r\n:7,\"name\":\"split\"}\r\n0\r\nX-Trailer: t\r\n\r\n"
         let pieces = Array(request.utf8).map { [$0] }
         let response = try await RawHTTPClient.raw(port: server.port, pieces: pieces, pause: .microseconds(200))
         #expect(response.status == 200)
@@ -164,7 +164,8 @@ struct HTTPFramingTests {
     @Test func expectContinueGetsAnInterimAnswer() async throws {
         let server = try HTTPServerTests.startServer()
         defer { server.stopInBackground() }
-        let head = "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 22\r\nConnection: close\r\n\r\n"
+        let head = "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 22\r\nConnection: close\r\n"
+            + "Content-Type: application/json\r\n\r\n"
         let response = try await RawHTTPClient.raw(
             port: server.port, pieces: [Array(head.utf8), Array(#"{"id":1,"name":"cont"}"#.utf8)], pause: .milliseconds(300),
             readToEnd: true)

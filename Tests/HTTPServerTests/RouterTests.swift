@@ -39,6 +39,24 @@ struct RouterTests {
         return router
     }
 
+    static let jsonHeaders = ["Content-Type": "application/json"]
+
+    @Test func bodyOfAnotherMediaTypeIs415() async throws {
+        for contentType in [nil, "text/plain", "application/x-www-form-urlencoded", "application/jsonp"] {
+            var headers: [String: String] = [:]
+            headers["Content-Type"] = contentType
+            let response = await makeRouter().respond(
+                to: HTTPRequest(method: .post, path: "/follows", headers: headers, body: Array(#"{"deviceId":"d1","matchId":1,"tags":[]}"#.utf8)))
+            #expect(response.status == 415, "\(contentType ?? "no Content-Type")")
+            #expect(try json(response)["error"] as? String == "unsupported_media_type")
+        }
+        let charset = await makeRouter().respond(
+            to: HTTPRequest(
+                method: .post, path: "/follows", headers: ["content-type": "Application/JSON; charset=utf-8"],
+                body: Array(#"{"deviceId":"d1","matchId":1,"tags":[]}"#.utf8)))
+        #expect(charset.status == 201)
+    }
+
     @Test func pathParametersAreCaptured() async throws {
         let response = await makeRouter().respond(to: HTTPRequest(method: .get, path: "/matches/42/events/7"))
         #expect(response.status == 200)
@@ -93,7 +111,7 @@ struct RouterTests {
 
     @Test func decodesValidBody() async throws {
         let body = Array(#"{"deviceId":"d1","matchId":5,"tags":["a"]}"#.utf8)
-        let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/follows", body: body))
+        let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/follows", headers: Self.jsonHeaders, body: body))
         #expect(response.status == 201)
         let decoded = try JSONDecoder().decode(Follow.self, from: Data(response.body))
         #expect(decoded == Follow(deviceId: "d1", matchId: 5, tags: ["a"]))
@@ -102,7 +120,7 @@ struct RouterTests {
     @Test(arguments: [#"{"deviceId": "d1", "matchId": 5,"#, "not json", #"{"deviceId":"d1"} trailing"#, ""])
     func malformedJSONIs400(body: String) async throws {
         let response = await makeRouter().respond(
-            to: HTTPRequest(method: .post, path: "/follows", body: Array(body.utf8)))
+            to: HTTPRequest(method: .post, path: "/follows", headers: Self.jsonHeaders, body: Array(body.utf8)))
         #expect(response.status == 400)
         #expect(try json(response)["error"] as? String == "malformed_json")
         let message = try #require(try json(response)["message"] as? String)
@@ -111,7 +129,7 @@ struct RouterTests {
 
     @Test func wrongFieldTypeNamesTheField() async throws {
         let body = Array(#"{"deviceId":"d1","matchId":"five","tags":["a"]}"#.utf8)
-        let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/follows", body: body))
+        let response = await makeRouter().respond(to: HTTPRequest(method: .post, path: "/follows", headers: Self.jsonHeaders, body: body))
         #expect(response.status == 400)
         #expect(try json(response)["error"] as? String == "invalid_body")
         let message = try #require(try json(response)["message"] as? String)
@@ -121,10 +139,10 @@ struct RouterTests {
     @Test func nestedWrongTypeAndMissingFieldAreNamed() async throws {
         let router = makeRouter()
         let nested = await router.respond(to: HTTPRequest(
-            method: .post, path: "/follows", body: Array(#"{"deviceId":"d1","matchId":1,"tags":["a",2]}"#.utf8)))
+            method: .post, path: "/follows", headers: Self.jsonHeaders, body: Array(#"{"deviceId":"d1","matchId":1,"tags":["a",2]}"#.utf8)))
         #expect(try json(nested)["message"] as? String == "wrong type for 'tags[1]': expected string")
         let missing = await router.respond(to: HTTPRequest(
-            method: .post, path: "/follows", body: Array(#"{"deviceId":"d1","tags":[]}"#.utf8)))
+            method: .post, path: "/follows", headers: Self.jsonHeaders, body: Array(#"{"deviceId":"d1","tags":[]}"#.utf8)))
         #expect(try json(missing)["error"] as? String == "invalid_body")
         #expect(try json(missing)["message"] as? String == "missing field 'matchId'")
     }

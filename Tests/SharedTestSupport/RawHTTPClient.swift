@@ -33,12 +33,17 @@ public struct ClientError: Error, CustomStringConvertible {
 /// pool or GCD). Each call opens one connection, sends the given bytes and reads until the server closes or the
 /// announced body is complete. Reads time out after 10 s.
 public enum RawHTTPClient {
-    /// Sends a request built from parts (`Connection: close`).
+    /// Sends a request built from parts (`Connection: close`; `Content-Type: application/json` with a body
+    /// unless `headers` name one).
     public static func request(
         port: UInt16, method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []
     ) async throws -> WireResponse {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        // A body is JSON unless the caller says otherwise (the server answers 415 to any other type).
+        if !body.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            head += "Content-Type: application/json\r\n"
+        }
         if !body.isEmpty || method == "POST" || method == "PUT" { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         return try await raw(port: port, bytes: Array(head.utf8) + body)

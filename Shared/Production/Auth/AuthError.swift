@@ -12,6 +12,8 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     case badSignature
     /// `exp` (Unix seconds) is in the past beyond the leeway.
     case expired(exp: Int64)
+    /// `exp` (Unix seconds) lies further ahead than any trusted issuer's token lives.
+    case implausibleExpiry(exp: Int64)
     /// `nbf` (Unix seconds) is in the future beyond the leeway.
     case notYetValid(nbf: Int64)
     /// `iss` differs from the configured issuer.
@@ -27,6 +29,12 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Signing failed (dev tokens).
     case signingFailed(String)
 
+    /// Every `code` a token's verification can end with (for metrics exported at 0 from the start).
+    public static let verificationCodes = [
+        "missing_token", "malformed", "unsupported_algorithm", "unknown_key", "bad_signature", "expired",
+        "implausible_expiry", "not_yet_valid", "wrong_issuer", "wrong_client", "wrong_token_use", "missing_claim",
+    ]
+
     /// A stable code for logs and metrics.
     public var code: String {
         switch self {
@@ -36,6 +44,7 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownKey: "unknown_key"
         case .badSignature: "bad_signature"
         case .expired: "expired"
+        case .implausibleExpiry: "implausible_expiry"
         case .notYetValid: "not_yet_valid"
         case .wrongIssuer: "wrong_issuer"
         case .wrongClient: "wrong_client"
@@ -54,6 +63,7 @@ public enum AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownKey(let kid): "unknown key id \(kid.debugDescription)"
         case .badSignature: "signature does not verify"
         case .expired(let exp): "token expired at \(exp)"
+        case .implausibleExpiry(let exp): "token expiry \(exp) is further ahead than any accepted token lives"
         case .notYetValid(let nbf): "token not valid before \(nbf)"
         case .wrongIssuer(let iss): "unexpected issuer \(iss.debugDescription)"
         case .wrongClient(let client): "unexpected client \(client.debugDescription)"

@@ -130,8 +130,11 @@ public final class JWTVerifier: Sendable {
     private func check(_ claims: JWTClaims, now: Int64) throws(AuthError) -> AuthenticatedUser {
         let leeway = configuration.leewaySeconds
         guard let exp = claims.exp else { throw .missingClaim("exp") }
-        guard now <= exp + leeway else { throw .expired(exp: exp) }
-        if let nbf = claims.nbf, now + leeway < nbf { throw .notYetValid(nbf: nbf) }
+        guard !TokenWindow.hasExpired(exp: exp, now: now, leeway: leeway) else { throw .expired(exp: exp) }
+        guard !TokenWindow.livesTooLong(exp: exp, now: now, leeway: leeway, limit: configuration.maximumLifetimeSeconds) else {
+            throw .implausibleExpiry(exp: exp)
+        }
+        if let nbf = claims.nbf, TokenWindow.isNotYetValid(nbf: nbf, now: now, leeway: leeway) { throw .notYetValid(nbf: nbf) }
         guard let iss = claims.iss else { throw .missingClaim("iss") }
         guard iss == configuration.issuer else { throw .wrongIssuer(iss) }
         guard let use = claims.tokenUse else { throw .missingClaim("token_use") }

@@ -10,6 +10,9 @@ public struct JWTVerifierConfiguration: Sendable, Equatable {
     public var leewaySeconds: Int64
     /// Longer tokens are refused before any parsing.
     public var maximumTokenBytes: Int
+    /// A token whose `exp` lies further ahead than this (plus the leeway) is refused: no issuer this api
+    /// trusts mints one (Cognito's longest is a day), so it is a forged or broken clock's token.
+    public var maximumLifetimeSeconds: Int64
 
     /// The issuer the api expects when AUTH_ISSUER is unset: the dev user pool (tokens of the dev key pair).
     public static let defaultIssuer = "https://sightscreen.local/dev-user-pool"
@@ -18,12 +21,13 @@ public struct JWTVerifierConfiguration: Sendable, Equatable {
 
     public init(
         issuer: String, clientId: String, acceptedTokenUses: Set<String> = ["access"], leewaySeconds: Int64 = 30,
-        maximumTokenBytes: Int = 8192
+        maximumTokenBytes: Int = 8192, maximumLifetimeSeconds: Int64 = 86_400
     ) {
         self.issuer = issuer
         self.clientId = clientId
         self.acceptedTokenUses = acceptedTokenUses
         self.leewaySeconds = leewaySeconds
         self.maximumTokenBytes = maximumTokenBytes
+        self.maximumLifetimeSeconds = maximumLifetimeSeconds
     }
 }

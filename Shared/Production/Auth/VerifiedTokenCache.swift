@@ -31,11 +31,13 @@ final class VerifiedTokenCache: Sendable {
     func lookup(_ token: String, now: Int64, leeway: Int64) -> Entry? {
         entries.withLock { entries in
             guard let entry = entries[token] else { return nil }
-            if now > entry.user.expiresAt + leeway {
+            if TokenWindow.hasExpired(exp: entry.user.expiresAt, now: now, leeway: leeway) {
                 entries[token] = nil
                 return nil
             }
-            if let notBefore = entry.notBefore, now + leeway < notBefore { return nil }
+            if let notBefore = entry.notBefore, TokenWindow.isNotYetValid(nbf: notBefore, now: now, leeway: leeway) {
+                return nil
+            }
             return entry
         }
     }
@@ -44,7 +46,7 @@ final class VerifiedTokenCache: Sendable {
     func store(_ token: String, _ entry: Entry, now: Int64, leeway: Int64) {
         entries.withLock { entries in
             if entries.count >= capacity, entries[token] == nil {
-                entries = entries.filter { now <= $0.value.user.expiresAt + leeway }
+                entries = entries.filter { !TokenWindow.hasExpired(exp: $0.value.user.expiresAt, now: now, leeway: leeway) }
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
             entries[token] = entry

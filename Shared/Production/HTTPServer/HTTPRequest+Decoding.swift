@@ -4,10 +4,16 @@ extension HTTPRequest {
     /// Decodes the body as strict JSON into `T` (dates as ISO 8601).
     ///
     /// - Throws: `HTTPError` 400 `malformed_json` when the body is empty or not valid JSON (the message
-    ///   names the syntax problem), or 400 `invalid_body` when the JSON does not fit `T` (the message names
-    ///   the field path, e.g. `items[2].score`, and what was wrong).
+    ///   names the syntax problem), 415 `unsupported_media_type` when `Content-Type` is not
+    ///   `application/json` (or a `+json` type), or 400 `invalid_body` when the JSON does not fit `T` (the
+    ///   message names the field path, e.g. `items[2].score`, and what was wrong).
     public func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         guard !body.isEmpty else { throw .malformedJSON("request body is empty; expected JSON") }
+        guard Self.isJSONMediaType(header("content-type")) else {
+            throw HTTPError(
+                status: 415, code: "unsupported_media_type",
+                message: "the body must be sent as Content-Type: application/json")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
@@ -17,6 +23,14 @@ extension HTTPRequest {
         } catch {
             throw .malformedJSON("request body is not valid JSON: \(error)")
         }
+    }
+
+    /// `application/json` or `application/<something>+json`, parameters (`; charset=utf-8`) ignored.
+    static func isJSONMediaType(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingHTTPWhitespace() } ?? ""
+        let lowered = mediaType.lowercased()
+        return lowered == "application/json" || (lowered.hasPrefix("application/") && lowered.hasSuffix("+json"))
     }
 
     /// Maps a `DecodingError` to a 400 `malformed_json` or `invalid_body` error naming the field.

@@ -92,6 +92,7 @@ struct APIMetrics: Sendable {
             "api_follow_batch_size", help: "Distinct follows per follow statement (group commit)",
             buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256])
         for scope in ["user", "device", "activity"] { supportLookups(scope).increment(by: 0) }
+        for reason in AuthError.verificationCodes + ["bad_subject"] { authRefusals(reason).increment(by: 0) }
     }
 
     private func supportLookups(_ scope: String) -> Counter {
@@ -102,7 +103,9 @@ struct APIMetrics: Sendable {
     func supportLookup(_ scope: String) { supportLookups(scope).increment()
     }
 
-    func authRefused(_ reason: String) {
-        registry.counter("api_auth_refused_total", help: "Requests refused by token verification", labels: ["reason": reason]).increment()
+    func authRefused(_ reason: String) { authRefusals(reason).increment() }
+
+    private func authRefusals(_ reason: String) -> Counter {
+        registry.counter("api_auth_refused_total", help: "Requests refused by token verification", labels: ["reason": reason])
     }
 }
