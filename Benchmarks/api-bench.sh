@@ -74,8 +74,9 @@ FROM generate_series(1, $MATCHES) i;
 SQL
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+METRICS_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
 "$BIN/sightscreen" dev-keys >/dev/null
-HTTP_PORT="$PORT" AUTH_JWKS_PATH="$DEV_KEYS_DIR/jwks.json" PUSH_JOBS_TOPIC=api-bench.push.jobs LOG_LEVEL=error \
+HTTP_PORT="$PORT" METRICS_PORT="$METRICS_PORT" AUTH_JWKS_PATH="$DEV_KEYS_DIR/jwks.json" PUSH_JOBS_TOPIC=api-bench.push.jobs LOG_LEVEL=error \
   API_RATE_LIMIT_PER_MINUTE=0 "$BIN/api" >"$WORK/api.log" 2>&1 &
 API_PID=$!
 for _ in $(seq 1 100); do curl -fsS "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -100,7 +101,7 @@ summarize() {  # name, wrk output file
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $USERS users × $MATCHES live matches; $CONNECTIONS connections, $THREADS wrk threads, $DURATION, $CONFIG build"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/follow.lua "http://127.0.0.1:$PORT" > "$WORK/follow.txt" &
 WRK_PID=$!
-Benchmarks/api-bench/cpu-window.sh "$API_PID" "$WRK_PID" "$PORT" 2 10 > "$WORK/cpu.txt" 2>&1 || true
+Benchmarks/api-bench/cpu-window.sh "$API_PID" "$WRK_PID" "$METRICS_PORT" 2 10 > "$WORK/cpu.txt" 2>&1 || true
 wait "$WRK_PID"
 FOLLOWS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM match_follows WHERE match_id LIKE '$RUN-%'")"
 STARTS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM live_activities WHERE match_id LIKE '$RUN-%'")"
@@ -111,7 +112,7 @@ echo "--- results"
 summarize "POST /user/follow/match" "$WORK/follow.txt"
 summarize "GET /matches/live" "$WORK/live.txt"
 cat "$WORK/cpu.txt"
-curl -fsS "http://127.0.0.1:$PORT/metrics" | awk '/^api_follow_batch_size_(sum|count)/ { v[$1] = $2 } END {
+curl -fsS "http://127.0.0.1:$METRICS_PORT/metrics" | awk '/^api_follow_batch_size_(sum|count)/ { v[$1] = $2 } END {
   if (v["api_follow_batch_size_count"] > 0) printf "follow batches: %d, %.1f distinct follows per statement\n", v["api_follow_batch_size_count"], v["api_follow_batch_size_sum"] / v["api_follow_batch_size_count"] }'
 echo "distinct follows written: $FOLLOWS; PENDING rows (each with a start job on api-bench.push.jobs): $STARTS"
 echo "--- wrk detail (follow)"; sed -n '/Latency Distribution/,/Requests\/sec/p' "$WORK/follow.txt"

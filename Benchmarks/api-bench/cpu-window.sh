@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU time per follow of each process over a window of the follow phase:
-#   cpu-window.sh API_PID WRK_PID PORT [WAIT_SECONDS=2] [WINDOW_SECONDS=10]
+#   cpu-window.sh API_PID WRK_PID METRICS_PORT [WAIT_SECONDS=2] [WINDOW_SECONDS=10]
 # Waits WAIT_SECONDS, then samples utime+stime (/proc/PID/stat) of the api, its PostgreSQL backends
 # (application_name 'api'), the Tansu broker (the process listening on $KAFKA_PORT) and wrk, the api's
 # context switches (all threads) and the follows it answered (its /metrics), again WINDOW_SECONDS

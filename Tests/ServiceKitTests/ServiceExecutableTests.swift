@@ -87,7 +87,10 @@ import Testing
             // sent (to nowhere) and retried during the drain this test times.
             env["APNS_SENDER_JOBS_TOPIC"] = try await Self.emptyTopic()
         }
-        if service == "api" { env.merge(try await Self.devJWKS()) { _, new in new } }
+        if service == "api" {
+            env.merge(try await Self.devJWKS()) { _, new in new }
+            env["METRICS_PORT"] = "0"  // the api's metrics are on their own listener, never the public port
+        }
         process.environment = env
         let log = try ServiceLogFile(service: service)
         process.standardError = log.handle
@@ -103,8 +106,13 @@ import Testing
             // Services become ready when their dependencies are (consumer group joined, leader lock held…).
             let ready = try await LocalHTTP.waitForStatus(200, port: port, path: "/ready", waitUpTo: .seconds(60))
             #expect(ready.status == 200, "never ready: \(ready.body)")
-            let metrics = try await LocalHTTP.get(port: port, path: "/metrics")
+            let metricsPort = service == "api" ? try await log.startedPort(of: process, waitUpTo: .seconds(5), field: "metrics_port") : port
+            let metrics = try await LocalHTTP.get(port: metricsPort, path: "/metrics")
             #expect(metrics.status == 200)
+            if metricsPort != port {
+                #expect(try await LocalHTTP.get(port: port, path: "/metrics").status == 404, "no /metrics on the public port")
+                #expect(try await LocalHTTP.get(port: metricsPort, path: "/ready").status == 200)
+            }
             #expect(metrics.body.contains("# TYPE http_requests_total counter"))
         } catch {
             // Say why: the process's own log (it may have exited) is the only witness.

@@ -30,12 +30,12 @@ struct ServiceLogFile {
         (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 
-    /// Waits for the `"event":"started"` line and returns its `"port"`.
-    func startedPort(of process: Process, waitUpTo timeout: Duration) async throws -> UInt16 {
+    /// Waits for the `"event":"started"` line and returns its `field` (`"port"`, or `"metrics_port"`).
+    func startedPort(of process: Process, waitUpTo timeout: Duration, field: String = "port") async throws -> UInt16 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             for line in text().split(separator: "\n") where line.contains(#""event":"started""#) {
-                if let range = line.range(of: #""port":""#),
+                if let range = line.range(of: "\"\(field)\":\""),
                    let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }) { return port }
             }
             if !process.isRunning { throw Failure.exited(status: process.terminationStatus) }

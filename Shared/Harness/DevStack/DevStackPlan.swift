@@ -88,6 +88,8 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["AUTH_JWKS_PATH"] = material.jwks.path
         environment["FAKE_SPORTMONKS_ADMIN_URL"] = fakeURL
         environment["FAKE_SPORTMONKS_ADMIN_TOKEN"] = options.feedAdminToken
+        // /metrics on its own listener (a free port, logged at start): never on the api's public port.
+        environment["METRICS_PORT"] = "0"
         return finish(DevProcessSpec(name: "api", executable: "api", environment: environment,
                                      readiness: .http(apiURL + "/ready")))
     }

@@ -3,11 +3,12 @@ import Runtime
 
 /// `/health`, `/ready` and `/metrics`: the routes every service serves on its operations port.
 public enum OperationsRoutes {
-    /// Adds the three routes to `router`.
+    /// Adds the three routes to `router` (without `/metrics` when `metrics` is nil: it is served on a
+    /// separate listener).
     /// - `/health`: 200 `{"status":"ok","service":…}` while the process runs.
     /// - `/ready`: 200 when every readiness condition is met, otherwise 503 listing the unmet ones.
     /// - `/metrics`: the registry in Prometheus text format.
-    public static func install(on router: inout Router, service: String, readiness: Readiness, metrics: MetricsRegistry) {
+    public static func install(on router: inout Router, service: String, readiness: Readiness, metrics: MetricsRegistry?) {
         router.get("/health") { _ in
             .json(HealthBody(status: "ok", service: service))
         }
@@ -18,6 +19,7 @@ public enum OperationsRoutes {
             }
             return .json(ReadyBody(status: "not_ready", service: service, waitingFor: unmet.isEmpty ? ["startup"] : unmet), status: 503)
         }
+        guard let metrics else { return }
         router.get("/metrics") { _ in
             .text(metrics.render(), status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }

@@ -68,17 +68,24 @@ public enum ServiceHost {
         let signal = ShutdownSignal()
         let context = ServiceContext(logger: logger, metrics: metrics, readiness: Readiness())
         var router = Router()
-        OperationsRoutes.install(on: &router, service: name, readiness: context.readiness, metrics: metrics)
+        let separateMetrics = options.metricsPort != nil
+        OperationsRoutes.install(on: &router, service: name, readiness: context.readiness, metrics: separateMetrics ? nil : metrics)
         routes(&router, context)
         var configuration = HTTPServerConfiguration(host: options.httpHost, port: options.httpPort)
         configuration.shutdownGracePeriod = min(configuration.shutdownGracePeriod, options.shutdownGrace)
         let server = HTTPServer(configuration: configuration, router: router, logger: logger.child("http"), metrics: metrics)
+        let metricsServer = options.metricsPort.map { port in
+            metricsListener(name: name, options: options, port: port, readiness: context.readiness, metrics: metrics, logger: logger)
+        }
         do {
             try server.start()
+            try metricsServer?.start()
         } catch {
             failStart(service: name, error)
         }
-        logger.info("started", ["event": "started", "port": String(server.port), "pid": String(getpid())])
+        var started = ["event": "started", "port": String(server.port), "pid": String(getpid())]
+        if let metricsServer { started["metrics_port"] = String(metricsServer.port) }
+        logger.info("started", started)
         let parentWatch = ParentWatch.start(options: options, signal: signal, logger: logger)
 
         // A signal during start-up (a migration waiting for its lock, a broker not there yet) has
@@ -95,8 +102,12 @@ public enum ServiceHost {
             await server.stop()
             exit(1)
         }
+        // The public server is the last service, so the first to stop; the metrics listener stops after it,
+        // so Prometheus still sees the drain.
+        let servers = (metricsServer.map { [HTTPServerService(server: $0, name: "metrics-http")] } ?? [])
+            + [HTTPServerService(server: server, readyDelay: options.readyDelay)]
         let group = ServiceGroup(
-            services: services + [HTTPServerService(server: server, readyDelay: options.readyDelay)], signal: signal, readiness: context.readiness,
+            services: services + servers, signal: signal, readiness: context.readiness,
             logger: logger, grace: options.shutdownGrace, hardStop: hardStopAfterCancel)
         let exitCode = await group.run()
         parentWatch?.cancel()
@@ -105,18 +116,33 @@ public enum ServiceHost {
     }
 }
 
+extension ServiceHost {
+    /// The separate operations listener of `METRICS_PORT`: `/metrics`, `/health`, `/ready`, on the operations
+    /// host, one thread, a few connections (Prometheus and probes).
+    static func metricsListener(
+        name: String, options: ServiceOptions, port: UInt16, readiness: Readiness, metrics: MetricsRegistry, logger: Logger
+    ) -> HTTPServer {
+        var router = Router()
+        OperationsRoutes.install(on: &router, service: name, readiness: readiness, metrics: metrics)
+        var configuration = HTTPServerConfiguration(host: options.httpHost, port: port, threadCount: 1, connectionLimit: 64)
+        configuration.shutdownGracePeriod = min(configuration.shutdownGracePeriod, options.shutdownGrace)
+        return HTTPServer(configuration: configuration, router: router, logger: logger.child("metrics-http"))
+    }
+}
+
 /// The HTTP server as a service: serves until its graceful shutdown; then keeps serving for
 /// `readyDelay` (the group has already turned `/ready` to 503, and a load balancer polling it
 /// needs a moment to stop routing here), then stops accepting and drains in-flight requests
 /// (`HTTPServer.stop()`).
 public struct HTTPServerService: Service {
-    public let name = "http"
+    public let name: String
     public let server: HTTPServer
     public let readyDelay: Duration
 
-    public init(server: HTTPServer, readyDelay: Duration = .zero) {
+    public init(server: HTTPServer, readyDelay: Duration = .zero, name: String = "http") {
         self.server = server
         self.readyDelay = readyDelay
+        self.name = name
     }
 
     public func run() async throws {

@@ -27,7 +27,7 @@ struct DevAuth: Sendable {
         let port = try FreePort.pick()
         let api = try ServiceProcess("api", environment: [
             "HTTP_PORT": String(port), "AUTH_JWKS_PATH": jwks, "LOG_LEVEL": "debug", "SHUTDOWN_GRACE_MS": "2000",
-            "API_RATE_LIMIT_PER_MINUTE": "0",
+            "API_RATE_LIMIT_PER_MINUTE": "0", "METRICS_PORT": "0",
         ], directory: directory)
         do {
             try await ServiceProcess.waitForHTTP(port: port, path: "/health")

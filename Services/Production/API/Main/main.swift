@@ -12,7 +12,7 @@ import ServiceKit
 // plus HTTP_PORT (8080), KAFKA_BROKERS and DATABASE_URL.
 let serviceName = "api"
 let environment = EnvironmentReader()
-let options = ServiceHost.loadConfiguration(service: serviceName) { try ServiceOptions(environment, defaultPort: 8080) }
+let options = ServiceHost.loadConfiguration(service: serviceName) { try ServiceOptions(environment, defaultPort: 8080, defaultMetricsPort: 9464) }
 var configuration = ServiceHost.loadConfiguration(service: serviceName) { try APIConfiguration(environment) }
 do { try KafkaLibrary.requireMinimumVersion() } catch { ServiceHost.failStart(service: serviceName, error) }
 if configuration.keySet.keys.isEmpty, let url = configuration.jwksURL {
