@@ -23,6 +23,7 @@ done
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
 swift build -c "$CONFIG" --product api >/dev/null
 swift build -c "$CONFIG" --product sightscreen >/dev/null
+swift build -c "$CONFIG" --product sightscreen-dev >/dev/null  # `sightscreen dev-keys` runs it
 BIN="$(swift build -c "$CONFIG" --show-bin-path)"
 PSQL=(psql -q -v ON_ERROR_STOP=1 "$DATABASE_URL")
 
