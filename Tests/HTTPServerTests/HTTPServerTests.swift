@@ -176,13 +176,18 @@ struct HTTPServerTests {
 
     @Test func stopLetsAnInFlightRequestFinish() async throws {
         let entered = Atomic<Bool>(false)
-        let server = try Self.startServer { router in
-            router.get("/slow") { _ in
-                entered.store(true, ordering: .relaxed)
-                try await Task.sleep(for: .milliseconds(400))
-                return .text("finished")
-            }
+        var router = Router()
+        router.get("/slow") { _ in
+            entered.store(true, ordering: .relaxed)
+            try await Task.sleep(for: .milliseconds(400))
+            return .text("finished")
         }
+        router.get("/matches/live") { _ in .json(["live": true]) }
+        // A grace far longer than the handler: stop must end when the request does, not at the grace.
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(port: 0, threadCount: 2, shutdownGracePeriod: .seconds(60)),
+            router: router, logger: Self.quietLogger)
+        try server.start()
         let port = server.port
         async let slow = RawHTTPClient.request(port: port, method: "GET", path: "/slow")
         for _ in 0..<500 where !entered.load(ordering: .relaxed) {
@@ -196,7 +201,7 @@ struct HTTPServerTests {
         let response = try await slow
         #expect(response.status == 200)
         #expect(response.text == "finished")
-        #expect(waited >= .milliseconds(200) && waited < .seconds(5), "stop waited \(waited)")
+        #expect(waited >= .milliseconds(200) && waited < .seconds(40), "stop waited \(waited)")
         await #expect(throws: ClientError.self) {
             _ = try await RawHTTPClient.request(port: port, method: "GET", path: "/matches/live")
         }
