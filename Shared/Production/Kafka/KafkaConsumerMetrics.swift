@@ -53,7 +53,18 @@ public struct KafkaConsumerMetrics: Sendable {
                                     help: "Times the member was found stranded outside its group and its client was rebuilt",
                                     labels: ["group": group])
         lastCommit.set(clock.now().timeIntervalSince1970)
+        for reason in Self.commitFailureReasons {
+            registry.counter("kafka_consumer_commit_failures_total", help: "Offset commits that failed, by error",
+                             labels: ["group": group, "reason": reason]).increment(by: 0)
+        }
     }
+
+    /// The commit errors a member meets (membership changes, timeouts, coordinator moves), exported at 0 from the start
+    /// so `increase()` sees the first; others appear when they first happen.
+    static let commitFailureReasons = [
+        "UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "REBALANCE_IN_PROGRESS", "REQUEST_TIMED_OUT", "NOT_COORDINATOR",
+        "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS", "_TIMED_OUT", "_TRANSPORT",
+    ]
 
     func rebuilt() { rebuilds.increment() }
 

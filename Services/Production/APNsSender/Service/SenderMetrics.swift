@@ -30,6 +30,10 @@ struct SenderMetrics: Sendable {
         retries = registry.counter("apns_sender_retries_total", help: "Pushes sent again after 429/5xx/connection loss")
         tokenInvalidProduced = registry.counter("apns_sender_token_invalid_total", help: "TokenInvalid messages produced")
         deadProduced = registry.counter("apns_sender_dead_total", help: "Records produced to the dead-letter topic")
+        for priority in [5, 10] {
+            registry.counter("apns_sender_superseded_total", help: "Targets not sent because a newer state of their match went to them",
+                             labels: ["priority": String(priority)]).increment(by: 0)
+        }
     }
 
     /// Jobs finished, by result: `delivered` (every target answered, none dead), `dead` (some

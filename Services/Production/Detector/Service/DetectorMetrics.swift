@@ -4,6 +4,24 @@ import Runtime
 struct DetectorMetrics: Sendable {
     let registry: MetricsRegistry
 
+    /// Why a message can be skipped (`MessageDecodeError.kind`, a refused fixture, a broken ball chain).
+    static let badMessageKinds = [
+        "malformed_json", "unsupported_schema", "invalid_field", "too_large", "invalid_fixture", "incomplete_ball_history",
+    ]
+    /// Where a retried failure can happen.
+    static let failureStages = ["handle"]
+
+    /// Exports every known label set of the failure counters at 0, so `increase()` sees the first failure.
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        for kind in Self.badMessageKinds {
+            registry.counter("detector_bad_messages_total", help: "Messages skipped as unreadable", labels: ["kind": kind]).increment(by: 0)
+        }
+        for stage in Self.failureStages {
+            registry.counter("detector_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment(by: 0)
+        }
+    }
+
     func snapshot(_ disposition: String) {
         registry.counter("detector_snapshots_total", help: "Fixture snapshots by disposition", labels: ["disposition": disposition])
             .increment()

@@ -20,5 +20,12 @@ public struct ActivityManagementMetrics: Sendable {
         newDayJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "new_day"])
         rolloverJobs = registry.counter("orchestrator_start_jobs_total", help: help, labels: ["reason": "rollover"])
         ttlDeleted = registry.counter("ttl_rows_deleted_total", help: "Expired rows deleted by the TTL sweep.")
+        // The refusals BroadcastChannelCreateRefused is about, at 0 from the start (so `increase()` sees the first).
+        for environment in ["sandbox", "production"] {
+            for reason in ["CannotCreateChannelConfig", "FeatureNotEnabled"] {
+                registry.counter("broadcast_channel_create_failures_total", help: "Channel creates APNs refused, by reason (the match stays on tokens)",
+                                 labels: ["env": environment, "reason": reason]).increment(by: 0)
+            }
+        }
     }
 }
