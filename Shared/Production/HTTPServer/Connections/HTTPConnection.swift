@@ -83,10 +83,13 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
             return
         }
         if writable { flush() }
-        if readable, readInterest { readInput() }
+        // A failed write closes the connection: its descriptor number may already belong to someone else
+        // (another thread's pipe or socket), so nothing reads it after that.
+        if readable, readInterest, !isClosed { readInput() }
     }
 
     private func readInput() {
+        guard !isClosed else { return }
         let count = worker.withReadBuffer { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
         if count < 0 {
             if errno == EAGAIN || errno == EINTR { return }
@@ -282,6 +285,7 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     }
 
     private func flush() {
+        guard !isClosed else { return }
         while outputStart < output.count {
             let written = output.withUnsafeBytes { all in
                 send(fd, all.baseAddress! + outputStart, all.count - outputStart, Int32(MSG_NOSIGNAL))
