@@ -74,8 +74,9 @@ SELECT '$RUN-m' || i, jsonb_build_object('matchId', '$RUN-m' || i, 'matchDisplay
 FROM generate_series(1, $MATCHES) i;
 SQL
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
-METRICS_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+PORT="$(free_port)"
+METRICS_PORT="$(free_port)"
 "$BIN/sightscreen" dev-keys >/dev/null
 HTTP_PORT="$PORT" METRICS_PORT="$METRICS_PORT" AUTH_JWKS_PATH="$DEV_KEYS_DIR/jwks.json" PUSH_JOBS_TOPIC=api-bench.push.jobs LOG_LEVEL=error \
   API_RATE_LIMIT_PER_MINUTE=0 "$BIN/api" >"$WORK/api.log" 2>&1 &

@@ -1,3 +1,5 @@
+import Runtime
+
 /// Decodes a `Transfer-Encoding: chunked` body as it arrives (RFC 9112 §7.1), strictly: hex sizes with
 /// checked arithmetic, CRLF after every size line and every chunk's data, extensions and trailers bounded
 /// and skipped. The body grows only up to `maxBodyBytes`; past it the decoder refuses at once.
@@ -52,7 +54,7 @@ struct ChunkedBodyDecoder {
             let byte = input[index]
             switch state {
             case .size(let digits, let value):
-                if let nibble = Self.hexValue(byte) {
+                if let nibble = byte.hexValue.map(Int.init) {
                     let (shifted, overflow) = value.multipliedReportingOverflow(by: 16)
                     guard !overflow, digits < 16 else { return tooLarge() }
                     let next = shifted + nibble
@@ -131,12 +133,4 @@ struct ChunkedBodyDecoder {
         .rejected(HTTPRejection(.malformedChunkedBody, why))
     }
 
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
-        default: nil
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import Runtime
+
 /// Why the server answered a request itself, before any handler ran: RFC 9112 framing, limits and timeouts.
 ///
 /// Every rejection is answered with its `status` and a JSON body `{"error": reason, "message": …}`, the
@@ -81,20 +83,15 @@ struct HTTPRejection: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `bytes` as printable ASCII for a detail: other bytes become `\xNN`, at most `limit` bytes shown.
     static func quote(_ bytes: some Collection<UInt8>, limit: Int = 40) -> String {
-        var text = ""
+        var text: [UInt8] = [UInt8(ascii: "\"")]
         for byte in bytes.prefix(limit) {
             if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\"") {
-                text.unicodeScalars.append(Unicode.Scalar(byte))
+                text.append(byte)
             } else {
-                text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                text += [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+                HexText.append(byte, to: &text)
             }
         }
-        return "\"" + text + (bytes.count > limit ? "…" : "") + "\""
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        return String(decoding: text, as: UTF8.self) + (bytes.count > limit ? "…" : "") + "\""
     }
 }
