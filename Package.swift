@@ -161,7 +161,7 @@ var benchmarks: [Target] {[
 /// Tests (Tests/). Kafka and Postgres tests run against the real servers from scripts/stack.
 var testTargets: [Target] {[
     .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay", "Runtime"], path: "Tests/SharedTestSupport"),
-    .target(name: "PipelineTestSupport", dependencies: ["CricsheetReplay"], path: "Tests/PipelineTestSupport"),
+    .target(name: "PipelineTestSupport", dependencies: ["CricsheetReplay", "SharedTestSupport"], path: "Tests/PipelineTestSupport"),
     .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
     tests("RuntimeTests", ["Runtime"]),
     tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),

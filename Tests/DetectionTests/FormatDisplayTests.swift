@@ -113,7 +113,7 @@ struct FormatDisplayTests {
         let target = try #require(replay.detected.first { $0.kind == .targetSet })
         #expect(target.body.hasSuffix(" off 60"), "\(target.body)")
         let display = try #require(replay.state?.displayState)
-        #expect(display.matchDisplayState == .ended && display.resultLine == ResultText.result(of: match.info.outcome))
+        #expect(display.matchDisplayState == .ended && display.resultLine == ExpectedResultLine.of(match))
         #expect(display.expanded.batting.overs == "10" || display.expanded.bowling.overs == "10")
         let fours = replay.detected.filter { $0.kind == .four }.count
         let expected = match.innings.flatMap(\.overs).flatMap(\.deliveries)

@@ -58,7 +58,7 @@ struct GoldenReplayTests {
 
         let display = try #require(replay.state?.displayState)
         #expect(display.matchDisplayState == .ended)
-        #expect(display.resultLine == ResultText.result(of: match.info.outcome), "\(matchId)")
+        #expect(display.resultLine == ExpectedResultLine.of(match), "\(matchId)")
         let shown = [display.expanded.batting, display.expanded.bowling]
         for (team, score) in expected.finalScores {
             let line = try #require(shown.first { $0.name == team }, "\(matchId): \(team) not shown")

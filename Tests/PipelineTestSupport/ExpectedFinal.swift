@@ -1,4 +1,5 @@
 import CricsheetReplay
+import SharedTestSupport
 import Foundation
 
 /// The final score and result of a Cricsheet match, recomputed straight from the file
@@ -22,6 +23,6 @@ public struct ExpectedFinal: Sendable {
             }
             return wickets == 10 ? "\(runs)" : "\(runs)/\(wickets)"
         }
-        result = ResultText.result(of: match.info.outcome)
+        result = ExpectedResultLine.of(match)
     }
 }

@@ -23,4 +23,6 @@ public struct DetectionOutcome: Sendable {
     public var unknownStatus: String?
     /// Ids of recent balls whose outcome changed since the previous snapshot (corrections).
     public var correctedBallIds: [Int]
+    /// The feed's outcome or innings fields that disagree with its balls (ignored; log and count each).
+    public var contradictions: [FeedContradiction] = []
 }

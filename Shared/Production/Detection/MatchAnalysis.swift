@@ -14,6 +14,8 @@ public struct MatchAnalysis: Sendable {
     public let innings: [InningsLedger]
     /// Deliveries with an id above the watermark, in order.
     public let moments: [BallMoment]
+    /// `runs` rows that disagree with the balls (each is ignored: the balls are shown).
+    public let contradictions: [FeedContradiction]
 
     /// Analyses `fixture`; deliveries with `id > watermark` become `moments`.
     public init(fixture: SportMonksFixture, watermark: Int) {
@@ -48,8 +50,19 @@ public struct MatchAnalysis: Sendable {
                                           bowlerStreak: streak, totalsAfter: totals))
             }
         }
+        // An innings with balls is batted by the team of its balls, whatever its `runs` row says.
+        var contradictions: [FeedContradiction] = []
+        for (number, ledger) in ledgers {
+            guard let first = ledger.ballIndexes.first, sorted[first].teamId != ledger.teamId else { continue }
+            contradictions.append(.inningsTeamContradictsBalls(inning: number, row: ledger.teamId, balls: sorted[first].teamId))
+            ledgers[number]?.teamId = sorted[first].teamId
+        }
         innings = ledgers.values.sorted { $0.number < $1.number }
         self.moments = moments
+        for row in fixture.runs ?? [] where row.inning > 0 && row.wickets > format.allOutWickets(row.inning) {
+            contradictions.append(.inningsWicketsImpossible(inning: row.inning, wickets: row.wickets))
+        }
+        self.contradictions = contradictions.sorted { $0.description < $1.description }
     }
 
     // MARK: - Lookups
@@ -66,7 +79,9 @@ public struct MatchAnalysis: Sendable {
     /// The innings total: the `runs` row when it is at least as far on as the balls, else the balls' sum.
     public func totals(_ number: Int) -> InningsScore {
         let fromBalls = ledger(number)?.totals ?? InningsScore()
-        guard let row = fixture.runs?.first(where: { $0.inning == number }) else { return fromBalls }
+        guard let row = fixture.runs?.first(where: { $0.inning == number }),
+              row.wickets <= format.allOutWickets(number), ledger(number).map({ $0.teamId == row.teamId }) ?? true
+        else { return fromBalls }
         let fromRow = InningsScore(run: row, ballsPerOver: format.ballsPerOver)
         return fromRow.legalBalls >= fromBalls.legalBalls ? fromRow : fromBalls
     }

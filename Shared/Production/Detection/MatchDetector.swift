@@ -96,8 +96,12 @@ public struct MatchDetector: Sendable {
         state.remember(analysis.balls)
         state.cooldowns = cooldowns.expiries
         state.displayState = display
+        var contradictions = analysis.contradictions
+        if phase == .ended, let contradiction = ResultLine(analysis: analysis, teams: teams).verdict().contradiction {
+            contradictions.append(contradiction)
+        }
         return DetectionOutcome(disposition: .accepted, events: events, detected: detected, state: state,
-                                unknownStatus: unknown, correctedBallIds: corrected)
+                                unknownStatus: unknown, correctedBallIds: corrected, contradictions: contradictions)
     }
 
     /// Nil when the snapshot is newer than the state; else why it is ignored.

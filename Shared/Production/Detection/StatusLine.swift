@@ -91,17 +91,6 @@ struct StatusLine {
         return own > other ? "\(abbr) lead by \(own - other)" : "\(abbr) trail by \(other - own)"
     }
 
-    /// The result: SportMonks' note once finished, else the winner, else the way the match ended.
-    func result() -> String {
-        let fixture = analysis.fixture
-        if let note = fixture.note?.trimmingCharacters(in: .whitespaces), !note.isEmpty, !note.hasPrefix("Target") {
-            return note
-        }
-        if let winner = fixture.winnerTeamId { return "\(teams.name(winner)) won" }
-        switch fixture.status {
-        case .abandoned: return "Match abandoned"
-        case .cancelled: return "Match cancelled"
-        default: return "Match over"
-        }
-    }
+    /// The result line (`ResultLine`).
+    func result() -> String { ResultLine(analysis: analysis, teams: teams).verdict().line }
 }

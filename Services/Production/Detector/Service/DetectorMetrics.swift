@@ -1,3 +1,4 @@
+import Detection
 import Runtime
 
 /// The detector's counters (Prometheus names `detector_*`).
@@ -17,6 +18,10 @@ struct DetectorMetrics: Sendable {
         for kind in Self.badMessageKinds {
             registry.counter("detector_bad_messages_total", help: "Messages skipped as unreadable", labels: ["kind": kind]).increment(by: 0)
         }
+        for kind in FeedContradiction.kinds {
+            registry.counter("detector_feed_contradictions_total", help: "Snapshots whose outcome or innings fields contradict their balls",
+                             labels: ["kind": kind]).increment(by: 0)
+        }
         for stage in Self.failureStages {
             registry.counter("detector_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment(by: 0)
         }
@@ -29,6 +34,11 @@ struct DetectorMetrics: Sendable {
 
     func badMessage(_ kind: String) {
         registry.counter("detector_bad_messages_total", help: "Messages skipped as unreadable", labels: ["kind": kind]).increment()
+    }
+
+    func contradiction(_ kind: String) {
+        registry.counter("detector_feed_contradictions_total", help: "Snapshots whose outcome or innings fields contradict their balls",
+                         labels: ["kind": kind]).increment()
     }
 
     func resync() {

@@ -94,6 +94,11 @@ struct SnapshotHandler: Sendable {
                                              "balls": outcome.correctedBallIds.map(String.init).joined(separator: ",")])
             metrics.corrections(outcome.correctedBallIds.count)
         }
+        for contradiction in outcome.contradictions {
+            logger.warning("feed contradicts its balls; the balls are shown", ["event": "feed_contradiction", "match_id": matchId,
+                                                                               "kind": contradiction.kind, "detail": contradiction.description])
+            metrics.contradiction(contradiction.kind)
+        }
         metrics.snapshot(outcome.disposition.rawValue)
         if outcome.state.phase == .ended, let key {
             reuseCaches.forget(key)
