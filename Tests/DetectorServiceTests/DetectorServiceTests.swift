@@ -103,6 +103,29 @@ struct DetectorServiceTests {
         await database.shutdown()
     }
 
+    @Test("a final snapshot whose winner contradicts its balls: counted, logged, and the balls' winner is the result")
+    func contradictingWinner() async throws {
+        let database = try await ServiceTestSupport.database()
+        let registry = MetricsRegistry()
+        let publisher = RecordingPublisher()
+        let handler = SnapshotHandler(detector: MatchDetector(), store: DetectorStateStore(client: database), history: FeedBallStore(database: database),
+                                      publisher: publisher, logger: ServiceTestSupport.quiet, metrics: DetectorMetrics(registry: registry))
+        #expect(registry.render().contains(#"detector_feed_contradictions_total{kind="winner_contradicts_balls"} 0"#))
+        // 1304076: Rajasthan Royals beat the side chasing by 7 runs; the feed names the loser as the winner.
+        let match = try DataDirectory.match(1304076)
+        let matchId = String(Int.random(in: 100_000_000...999_999_999))
+        var fixture = SportMonksFixtureBuilder(match: match).fixture(at: match.finalPosition)
+        let loser = fixture.winnerTeamId == fixture.localteamId ? fixture.visitorteamId : fixture.localteamId
+        fixture.winnerTeamId = loser
+        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(fixture))
+        let plan = try FixtureSnapshotPager.plan(matchId: matchId, polledAt: 1_800_000_000_000, fixture: json, after: FixtureFeedCursor())
+        for page in plan.encoded { _ = try await handler.handle(page, key: matchId) }
+        #expect(registry.render().contains(#"detector_feed_contradictions_total{kind="winner_contradicts_balls"} 1"#))
+        let result = publisher.events.withLock { $0 }.last?.displayState.resultLine
+        #expect(result == "Rajasthan Royals won by 7 runs")
+        await database.shutdown()
+    }
+
     @Test("end to end over Kafka: consume fixtures, produce match.events keyed by matchId, commit after")
     func overKafka() async throws {
         let database = try await ServiceTestSupport.database()

@@ -16,7 +16,10 @@ public struct CricsheetCounts: Sendable {
     static let notWickets: Set<String> = ["retired hurt", "retired not out"]
     static let bowlerKinds: Set<String> = ["bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket"]
 
-    public init(raw: [String: Any]) {
+    /// - Parameter deliveries: count only the match's first `deliveries` deliveries (nil: all of them); the
+    ///   final scores then describe that point.
+    public init(raw: [String: Any], deliveries limit: Int? = nil) {
+        var seen = 0
         let info = raw["info"] as? [String: Any] ?? [:]
         let teams = info["teams"] as? [String] ?? []
         var streak: [String: Int] = [:]
@@ -32,6 +35,8 @@ public struct CricsheetCounts: Sendable {
             var bowlerWickets: [String: Int] = [:]
             var runs = 0, wickets = 0
             for delivery in deliveries {
+                if let limit, seen >= limit { break }
+                seen += 1
                 let r = delivery["runs"] as? [String: Any] ?? [:]
                 let bat = r["batter"] as? Int ?? 0
                 runs += r["total"] as? Int ?? 0
