@@ -52,7 +52,8 @@ struct KafkaCheckCommand {
             report.ok("connected (security \(cluster.security.transport.rawValue))")
         } catch {
             report.fail(error.description)
-            throw UsageError(message: "kafka-check: cannot go on without a connection")
+            console.error("kafka-check: cannot go on without a connection")
+            throw ExitCode(status: 1)
         }
         let metadata = try await admin.clusterMetadata()
         report.ok("\(metadata.brokers.count) broker(s): " + metadata.brokers.map { "\($0.id)@\($0.host):\($0.port)" }.joined(separator: ", "))
@@ -71,7 +72,9 @@ struct KafkaCheckCommand {
         if problems.isEmpty {
             console.line("kafka-check: everything the services need works")
         } else {
-            throw UsageError(message: "kafka-check: \(problems.count) problem(s); see FAIL lines above")
+            // A failed check, not a misused command: status 1 and no usage text (the FAIL lines say what is wrong).
+            console.error("kafka-check: \(problems.count) problem(s); see FAIL lines above")
+            throw ExitCode(status: 1)
         }
     }
 
@@ -84,9 +87,15 @@ struct KafkaCheckCommand {
         let existing = wanted.map(\.name).filter { metadata.topic($0) != nil }
         let overrides = try? await admin.topicOverrides(existing)
         let reconciliation = KafkaTopicReconciliation(wanted: wanted, cluster: metadata, overrides: overrides, allowUnreplicated: false)
+        // A new cluster has none of the topics yet: the README checks it before `topics apply`, so that is the next
+        // step, not a failure. Some present and others missing is a broken deployment.
+        let freshCluster = existing.isEmpty && !wanted.isEmpty
+        if freshCluster {
+            report.warn("none of the \(wanted.count) topics of \(configPath) exist yet (a new cluster): run `sightscreen topics apply`, then this check again")
+        }
         for change in reconciliation.changes {
             if case .create(let spec) = change {
-                report.fail("topic \(spec.name) is missing: run `sightscreen topics apply`")
+                if !freshCluster { report.fail("topic \(spec.name) is missing: run `sightscreen topics apply`") }
             } else {
                 report.warn("topic drift: `sightscreen topics apply` would \(change)")
             }
