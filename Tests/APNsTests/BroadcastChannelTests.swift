@@ -66,6 +66,9 @@ import Testing
         }
         #expect(gone.reason == .channelNotRegistered)
         #expect(mock.counters.channels == ["production": 1, "sandbox": 1])
+        // Issue 42: refused management requests (the read across environments, the second delete) are not refused
+        // pushes; a match-day report reading `rejected` must not see them.
+        #expect(mock.counters.channelRequestsRejected == ["ChannelNotRegistered": 2] && mock.counters.rejected.isEmpty)
     }
 
     @Test func theChannelLimitIsPerEnvironmentAndTheCapabilitySwitchRefusesEverything() async throws {
@@ -235,7 +238,9 @@ import Testing
         clientClock.advance(by: 25 * 60)
         #expect(try await channels.listChannels(environment: .production).get() == [channel])
         #expect(client.tokens.mintedCount == 3)
-        #expect(mock.counters.rejected["ExpiredProviderToken"] == 2)
+        // One refused broadcast (a push) and one refused channel listing (management), each counted in its own place.
+        #expect(mock.counters.rejected["ExpiredProviderToken"] == 1)
+        #expect(mock.counters.channelRequestsRejected["ExpiredProviderToken"] == 1)
     }
 }
 

@@ -138,6 +138,7 @@ enum MockAPNsAdmin {
             distinctTokens: counts.distinctTokens, repeatedPushes: counts.repeated, firstAcceptedAt: counts.firstAcceptedAt,
             lastAcceptedAt: counts.lastAcceptedAt)
         counters.backwardsPushes = counts.backwards
+        counters.channelRequestsRejected = counts.channelRejected
         counters.byTimestamp = Dictionary(uniqueKeysWithValues: counts.byTimestamp.map { (String($0.key), $0.value) })
         counters.broadcastsAccepted = broadcasts.broadcastsAccepted
         counters.broadcastCopies = broadcasts.broadcastCopies

@@ -165,8 +165,10 @@ public struct MockAPNsTimestampCount: Codable, Sendable, Equatable {
 /// The mock's counters.
 public struct MockAPNsCounters: Codable, Sendable, Equatable {
     public var accepted: Int
-    /// Rejections by reason string.
+    /// Rejected pushes (device and broadcast) by reason string.
     public var rejected: [String: Int]
+    /// Refused channel-management requests by reason string (never counted in `rejected`).
+    public var channelRequestsRejected: [String: Int] = [:]
     public var connections: Int
     public var streams: Int
     public var goAwaysSent: Int

@@ -22,6 +22,9 @@ final class MockAPNsState: Sendable {
         var firstAcceptedAt: Int64 = 0
         var lastAcceptedAt: Int64 = 0
         var rejected: [String: Int] = [:]
+        /// Channel-management requests refused (create, read, delete, list), apart from pushes: deleting a channel
+        /// this mock never made (ChannelNotRegistered) is routine, not a refused push.
+        var channelRejected: [String: Int] = [:]
         var unregistered: [String: Int64] = [:]
         var faults: MockAPNsFaults
         /// Recorded pushes in acceptance order (ascending `sequence`).
@@ -69,6 +72,7 @@ final class MockAPNsState: Sendable {
     func markUnregistered(_ token: String, since milliseconds: Int64) { storage.withLock { $0.unregistered[token] = milliseconds } }
 
     func noteRejected(_ reason: APNsReason) { storage.withLock { $0.rejected[reason.rawValue, default: 0] += 1 } }
+    func noteChannelRejected(_ reason: APNsReason) { storage.withLock { $0.channelRejected[reason.rawValue, default: 0] += 1 } }
 
     func noteAccepted(_ delivery: MockAPNsDelivery) {
         let line: [UInt8]? = log == nil ? nil : (try? JSONEncoder().encode(delivery)).map { Array($0) + [0x0a] }
@@ -163,6 +167,7 @@ final class MockAPNsState: Sendable {
     struct Counts: Sendable {
         var accepted: Int
         var rejected: [String: Int]
+        var channelRejected: [String: Int]
         var distinctTokens: Int
         var repeated: Int
         var firstAcceptedAt: Int64
@@ -173,7 +178,7 @@ final class MockAPNsState: Sendable {
 
     func counts() -> Counts {
         storage.withLock {
-            Counts(accepted: $0.accepted, rejected: $0.rejected, distinctTokens: $0.acceptedByToken.count, repeated: $0.repeated,
+            Counts(accepted: $0.accepted, rejected: $0.rejected, channelRejected: $0.channelRejected, distinctTokens: $0.acceptedByToken.count, repeated: $0.repeated,
                    firstAcceptedAt: $0.firstAcceptedAt, lastAcceptedAt: $0.lastAcceptedAt, backwards: $0.backwards,
                    byTimestamp: $0.byTimestamp)
         }

@@ -25,7 +25,7 @@ struct MockChannelManagement: Sendable {
     func answer(_ request: HTTP2ServerRequest) -> HTTP2ServerResponse {
         let requestID = request.header("apns-request-id") ?? UUID().uuidString.lowercased()
         func reject(_ reason: APNsReason) -> HTTP2ServerResponse {
-            state.noteRejected(reason)
+            state.noteChannelRejected(reason)
             return MockAPNsServer.rejection(reason, apnsID: nil, requestID: requestID, delay: nil)
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
