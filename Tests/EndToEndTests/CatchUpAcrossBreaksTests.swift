@@ -48,16 +48,7 @@ import Testing
             kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 300, orchestratorIntervalMs: 2000)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "catch-up", minimumLevel: .warning))
-        let outcome: Result<Void, any Error>
-        do {
-            try await run(stack)
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        let logs = await stack.supervisor.statuses().map(\.logFile)
-        await stack.shutdown(grace: .seconds(10))
-        if case .failure(let error) = outcome { Issue.record("\(error)\nlogs: \(logs.joined(separator: " "))") }
+        await stack.runRecordingFailure { try await run($0) }
     }
 
     func run(_ stack: DevStack) async throws {

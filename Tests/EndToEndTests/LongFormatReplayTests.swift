@@ -39,18 +39,7 @@ import Testing
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "long", minimumLevel: .warning))
         let started = ContinuousClock.now
-        let outcome: Result<Void, any Error>
-        do {
-            try await run(stack, restartAt: replay.restartAt)
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
-        }
-        let logs = await stack.supervisor.statuses().map(\.logFile)
-        await stack.shutdown(grace: .seconds(10))
-        if case .failure(let error) = outcome {
-            Issue.record("\(error)\nlogs: \(logs.joined(separator: " "))")
-        }
+        await stack.runRecordingFailure { try await run($0, restartAt: replay.restartAt) }
         let elapsed = ContinuousClock.now - started
         Logger(label: "long").info("replayed through the pipeline", ["match_id": String(match), "seconds": "\(elapsed.components.seconds)"])
     }

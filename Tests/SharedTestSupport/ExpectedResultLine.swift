@@ -9,11 +9,7 @@ public enum ExpectedResultLine {
         let method = outcome.method.map { $0 == "D/L" || $0 == "DLS" ? " (DLS method)" : "" } ?? ""
         if let winner = outcome.winner {
             if let award = outcome.method.flatMap(award) { return "\(winner) won (\(award))" }
-            guard let by = outcome.by else { return "\(winner) won\(method)" }
-            if by.innings != nil, let runs = by.runs { return "\(winner) won by an innings and \(plural(runs, "run"))" }
-            if let runs = by.runs { return "\(winner) won by \(plural(runs, "run"))\(method)" }
-            if let wickets = by.wickets { return "\(winner) won by \(plural(wickets, "wicket"))\(method)" }
-            return "\(winner) won\(method)"
+            return "\(winner) won\(ResultText.margin(of: outcome))\(method)"
         }
         switch outcome.result {
         case "tie":
@@ -52,6 +48,4 @@ public enum ExpectedResultLine {
         default: nil
         }
     }
-
-    static func plural(_ count: Int, _ unit: String) -> String { count == 1 ? "1 \(unit)" : "\(count) \(unit)s" }
 }

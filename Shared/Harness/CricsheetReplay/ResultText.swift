@@ -5,15 +5,7 @@ public enum ResultText {
     /// "Match tied (India won the bowl-out)", "Match tied (D/L method)", "Match drawn", "No result".
     public static func result(of outcome: CricsheetOutcome) -> String {
         let method = outcome.method.map { $0 == "D/L" ? " (D/L method)" : " (\($0))" } ?? ""
-        if let winner = outcome.winner {
-            guard let by = outcome.by else { return "\(winner) won\(method)" }
-            if by.innings != nil, let runs = by.runs {
-                return "\(winner) won by an innings and \(plural(runs, "run"))\(method)"
-            }
-            if let runs = by.runs { return "\(winner) won by \(plural(runs, "run"))\(method)" }
-            if let wickets = by.wickets { return "\(winner) won by \(plural(wickets, "wicket"))\(method)" }
-            return "\(winner) won\(method)"
-        }
+        if let winner = outcome.winner { return "\(winner) won\(margin(of: outcome))\(method)" }
         switch outcome.result {
         case "tie":
             if let eliminator = outcome.eliminator { return "Match tied (\(eliminator) won the Super Over)" }
@@ -24,6 +16,16 @@ public enum ResultText {
         case "abandoned": return "Match abandoned"
         default: return outcome.result ?? "Finished"
         }
+    }
+
+    /// The winner's margin as Cricsheet records it: " by an innings and 12 runs", " by 89 runs", " by 7 wickets",
+    /// or "" when it has none.
+    public static func margin(of outcome: CricsheetOutcome) -> String {
+        guard let by = outcome.by else { return "" }
+        if by.innings != nil, let runs = by.runs { return " by an innings and \(plural(runs, "run"))" }
+        if let runs = by.runs { return " by \(plural(runs, "run"))" }
+        if let wickets = by.wickets { return " by \(plural(wickets, "wicket"))" }
+        return ""
     }
 
     /// "Target 183 runs", or "Target 302 runs from 40 overs" when the overs were revised.
