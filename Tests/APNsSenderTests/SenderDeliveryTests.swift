@@ -53,7 +53,9 @@ import SharedTestSupport
     /// another match, two plain updates of match A and then a key event of A are read ahead. The key event goes
     /// first; A's plain updates are never sent (their devices got the newer state); the other match's goes after.
     @Test func aKeyEventOvertakesPlainUpdatesAndTheirOlderStatesAreNotSent() async throws {
-        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 1500))
+        // Every push takes 5 s, so the blocker holds the one slot while the four later jobs are produced and read
+        // ahead even on a loaded machine (1.5 s was not enough once in CI: m-b was read before the key event existed).
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 5000))
         let sender = try await SenderHarness.start(mock: mock, maxJobs: 1)
         try await sender.waitUntilReady()
         func job(_ match: String, seq: Int64, priority: Int, targets: [PushTarget]) -> PushJob {
@@ -70,7 +72,7 @@ import SharedTestSupport
         try await sender.produce([blocker], key: "m-z:0")
         try await sender.produce([other], key: "m-b:0")
         for job in older + [key] { try await sender.produce([job], key: "m-a:7") }
-        try await sender.waitForCommitted(5)
+        try await sender.waitForCommitted(5, timeout: .seconds(60))
 
         for device in devices {
             let received = mock.deliveries(token: device.token)
