@@ -129,6 +129,9 @@ var productionExecutables: [Target] {
 /// The development harness (Shared/Harness, Services/Harness): the mock APNs server, the fake feed, the
 /// Cricsheet replay, the simulated app and devices, the dev launcher. Never linked into what ships.
 var harnessTargets: [Target] {[
+    // Child processes without Foundation.Process (its run() over-reads on this toolchain): posix_spawn, reaped off the pool.
+    .target(name: "CSpawn", path: "Shared/Harness/CSpawn"),
+    harness("Spawning", ["CSpawn", "Runtime"]),
     harness("CricsheetReplay", ["Cricket", "Contracts", "Runtime"]),
     harness("ClientCore", ["Contracts", "Runtime"]),
     // Dev key material, never shipped: the self-signed TLS certificate (mock-apns), APNs .p8-like keys, the JWT
@@ -138,7 +141,7 @@ var harnessTargets: [Target] {[
     harness("HTTP2Server", ["CNghttp2", "COpenSSL", "COpenSSLShim", "Crypto", "HTTP2", "Reactor"]),
     harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
-    harness("DevStack", ["Runtime", "HTTP2", "Kafka", "Postgres", "CricsheetReplay", "ServiceKit"]),
+    harness("DevStack", ["Runtime", "Spawning", "HTTP2", "Kafka", "Postgres", "CricsheetReplay", "ServiceKit"]),
     harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
     harnessExecutable("MockAPNs", ["DevCredentials", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
@@ -160,18 +163,19 @@ var benchmarks: [Target] {[
 
 /// Tests (Tests/). Kafka and Postgres tests run against the real servers from scripts/stack.
 var testTargets: [Target] {[
-    .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay", "Runtime"], path: "Tests/SharedTestSupport"),
+    .target(name: "SharedTestSupport", dependencies: ["Contracts", "CricsheetReplay", "Runtime", "Spawning"], path: "Tests/SharedTestSupport"),
     .target(name: "PipelineTestSupport", dependencies: ["CricsheetReplay", "SharedTestSupport"], path: "Tests/PipelineTestSupport"),
     .target(name: "ServerTestSupport", dependencies: ["Kafka", "Postgres", "Schema", "Runtime"], path: "Tests/ServerTestSupport"),
     tests("RuntimeTests", ["Runtime"]),
+    tests("SpawningTests", ["SharedTestSupport", "Spawning"]),
     tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
-    tests("KafkaTests", ["SharedTestSupport", "Kafka", "Runtime"]),
+    tests("KafkaTests", ["Spawning", "SharedTestSupport", "Kafka", "Runtime"]),
     tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
     tests("PostgresTests", ["Postgres", "Schema", "Runtime", "SharedTestSupport"]),
     tests("DeliveryRecordTests", ["ServerTestSupport", "DeliveryRecord", "Operations", "LiveActivities", "Contracts", "Postgres", "Schema", "Runtime"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),
     tests("MatchesTests", ["ServerTestSupport", "Matches", "Postgres", "Schema", "Runtime"]),
-    tests("ServiceKitTests", ["SharedTestSupport", "ServerTestSupport", "ServiceKit", "HTTPServer", "Kafka", "Postgres", "Runtime"]),
+    tests("ServiceKitTests", ["Spawning", "SharedTestSupport", "ServerTestSupport", "ServiceKit", "HTTPServer", "Kafka", "Postgres", "Runtime"]),
     tests("CricketTests", ["Cricket", "Contracts"]),
     tests("ContractsTests", ["Contracts"]),
     tests("LACoordinatorTests", ["API", "DeliveryRecord", "APNs", "APNsMock", "ClientCore", "Crypto", "BroadcastChannels", "LiveActivities", "Matches", "DeadPushRedrive", "SharedTestSupport", "ServerTestSupport", "LACoordinator", "DeadLetter", "FanOut", "PushComposition", "Contracts", "Kafka", "Postgres", "Schema", "Runtime", "ServiceKit"]),
@@ -184,13 +188,13 @@ var testTargets: [Target] {[
     tests("HTTP2Tests", ["DevCredentials", "HTTP2", "HTTP2Server", "Crypto", "Runtime"]),
     tests("CryptoTests", ["DevCredentials", "Crypto"]),
     tests("APNsTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "APNs", "Crypto", "HTTP2", "Runtime", "Contracts"]),
-    tests("FakeFeedTests", ["SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
+    tests("FakeFeedTests", ["Spawning", "SharedTestSupport", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Runtime"]),
     tests("PollerTests", ["DevCredentials", "ServerTestSupport", "SharedTestSupport", "Poller", "LACoordinator", "APNs", "APNsMock", "BroadcastChannels", "Crypto", "FeedHistory", "Matches", "API", "ClientCore", "FakeFeed", "CricsheetReplay", "Cricket", "Contracts", "Kafka", "Postgres", "Schema", "ServiceKit", "Runtime"]),
-    tests("APNsSenderTests", ["DevCredentials", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
+    tests("APNsSenderTests", ["Spawning", "DevCredentials", "APNsMock", "Crypto", "SharedTestSupport", "APNsSender", "DeadLetter", "APNs", "HTTP2", "Kafka", "ServiceKit", "Runtime", "Contracts"]),
     tests("DeployTests", ["SharedTestSupport"]),
     tests("DeviceSimulatorTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["DevCredentials", "SharedTestSupport", "Auth", "Crypto", "Runtime"]),
-    tests("APITests", ["DevCredentials", "SharedTestSupport", "API", "DeliveryRecord", "Operations", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
-    tests("EndToEndTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
+    tests("APITests", ["Spawning", "DevCredentials", "SharedTestSupport", "API", "DeliveryRecord", "Operations", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
+    tests("EndToEndTests", ["Spawning", "PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
 ]}

@@ -5,6 +5,7 @@ import Contracts
 import Foundation
 import Kafka
 import Runtime
+import Spawning
 import Testing
 
 /// The built `apns-sender` executable (next to the test bundle) against the real broker and an
@@ -23,7 +24,7 @@ import Testing
 
     /// One running apns-sender process; stderr goes to a file (read at the end).
     final class SenderProcess {
-        let process = Process()
+        let process: Subprocess
         let port: UInt16
         let logFile: String
 
@@ -31,14 +32,13 @@ import Testing
             port = try FreePort.pick()
             logFile = SenderFixtures.directory + "/sender-\(UUID().uuidString.prefix(8)).log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-            process.executableURL = try SenderProcessTests.executable("apns-sender")
             var env = ProcessInfo.processInfo.environment
             env.merge(environment) { _, new in new }
             env["HTTP_PORT"] = String(port)
-            process.environment = env
-            process.standardError = FileHandle(forWritingAtPath: logFile)
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+            process = try Subprocess(executable: try SenderProcessTests.executable("apns-sender").path, environment: env,
+                                     standardOutput: .null, standardError: .file(errors))
+            try? errors.close()  // the child has its own copy
         }
 
         var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
@@ -51,14 +51,15 @@ import Testing
         }
 
         func waitForExit(timeout: Duration) async throws -> Int32 {
-            try await eventually("apns-sender to exit", within: timeout, every: .milliseconds(50)) { !process.isRunning }
-            await process.waitForExit()
-            return process.terminationStatus
+            guard let ended = await process.waitForExit(timeout: timeout) else {
+                throw SenderTestFailure(description: "apns-sender did not exit within \(timeout): \(log.suffix(2000))")
+            }
+            return ended.status
         }
 
-        func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+        func kill(_ signal: Int32) { process.send(signal) }
 
-        deinit { if process.isRunning { process.terminate() } }
+        deinit { process.terminate() }
     }
 
     static func environment(mockPort: Int, jobs: String, invalid: String, dead: String, group: String) -> [String: String] {
@@ -174,22 +175,14 @@ import Testing
     }
 
     @Test func missingAPNsSettingsFailStartNamingTheVariable() async throws {
-        let process = Process()
-        process.executableURL = try Self.executable("apns-sender")
         var env = ProcessInfo.processInfo.environment
         for name in ["APNS_TEAM_ID", "APNS_KEY_ID", "APNS_KEY_PATH", "APNS_BUNDLE_ID"] { env[name] = nil }
         env["HTTP_PORT"] = "0"
-        process.environment = env
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        await process.waitForExit()
-        #expect(process.terminationStatus == 78)
-        let stderr = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
+        let process = try Subprocess(executable: try Self.executable("apns-sender").path, environment: env,
+                                     standardOutput: .null, standardError: .pipe)
+        if await process.waitForExit(timeout: .seconds(10)) == nil { process.terminate() }
+        #expect(await process.waitForExit() == .exited(78))
+        let stderr = String(decoding: await process.standardError!.readAll(), as: UTF8.self)
         #expect(stderr.contains("APNS_TEAM_ID"))
     }
 }

@@ -2,6 +2,7 @@ import DevStack
 import Foundation
 import PipelineTestSupport
 import SharedTestSupport
+import Spawning
 import Testing
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Glibc
 @Suite(.serialized) struct DevLifecycleTests {
     /// One `sightscreen dev` run in a session of its own, stdout and stderr piped through `tee`.
     struct DevRun {
-        let shell: Process
+        let shell: Subprocess
         let stackDirectory: URL
         let teeFile: URL
         var leftovers: DevLeftovers { DevLeftovers(logDirectory: stackDirectory.appendingPathComponent("logs")) }
@@ -26,18 +27,14 @@ import Glibc
             let directory = PipelineEnvironment.stackDirectory.appendingPathComponent("lifecycle-\(name)-\(UUID().uuidString.prefix(6))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let teeFile = directory.appendingPathComponent("dev-output.txt")
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
             // setsid: the run gets its own process group, as a terminal's foreground job has.
-            shell.arguments = ["bash", "-c", #"exec "$0" dev --free-ports --devices 2 --speed 5 2>&1 | tee "$1" > /dev/null"#,
-                               bin.appendingPathComponent("sightscreen").path, teeFile.path]
+            let arguments = ["bash", "-c", #"exec "$0" dev --free-ports --devices 2 --speed 5 2>&1 | tee "$1" > /dev/null"#,
+                             bin.appendingPathComponent("sightscreen").path, teeFile.path]
             var environment = ProcessInfo.processInfo.environment
             environment["STACK_DIR"] = directory.path
             environment["SIGHTSCREEN_ROOT"] = PipelineEnvironment.root.path
             environment["CRICSHEET_DIR"] = try PipelineEnvironment.cricsheetDirectory().path
-            shell.environment = environment
-            shell.standardInput = FileHandle.nullDevice
-            try shell.run()
+            let shell = try Subprocess(executable: "/usr/bin/setsid", arguments: arguments, environment: environment)
             return DevRun(shell: shell, stackDirectory: directory, teeFile: teeFile)
         }
 
@@ -85,7 +82,7 @@ import Glibc
         /// Kills whatever is left (after a failed assertion) so that later tests start clean.
         func cleanUp(_ processes: [DevLeftovers.Process]) {
             for process in processes where Self.runs(process) { kill(process.pid, SIGKILL) }
-            if shell.isRunning { kill(shell.processIdentifier, SIGKILL) }
+            shell.send(SIGKILL)
             try? FileManager.default.removeItem(at: stackDirectory)
         }
     }
@@ -123,14 +120,11 @@ import Glibc
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // A stand-in for an earlier run's child: a process recorded in the pid file that still runs.
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["60"]
-        try sleeper.run()
+        let sleeper = try Subprocess(executable: "/bin/sleep", arguments: ["60"])
         // SIGKILL: this test process may have SIGTERM ignored (a ShutdownSignal), which a child inherits.
-        defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL) } }
+        defer { sleeper.send(SIGKILL) }
         let executable = URL(fileURLWithPath: "/bin/sleep").resolvingSymlinksInPath().path
-        try Data("\(sleeper.processIdentifier) \(executable)\n999999 /nonexistent/api\n".utf8)
+        try Data("\(sleeper.pid) \(executable)\n999999 /nonexistent/api\n".utf8)
             .write(to: logs.appendingPathComponent("dev-supervisor.pids"))
 
         let supervisor = DevSupervisor(binDirectory: try PipelineEnvironment.binDirectory(), logDirectory: logs)
@@ -140,9 +134,9 @@ import Glibc
             Issue.record("a running leftover was not reported: \(String(describing: reported))")
             return
         }
-        #expect(found.map(\.pid) == [sleeper.processIdentifier], "only the recorded process that still runs")
-        #expect(reported?.description.contains("kill \(sleeper.processIdentifier)") == true)
-        kill(sleeper.processIdentifier, SIGKILL)
+        #expect(found.map(\.pid) == [sleeper.pid], "only the recorded process that still runs")
+        #expect(reported?.description.contains("kill \(sleeper.pid)") == true)
+        sleeper.send(SIGKILL)
         await sleeper.waitForExit()
         try await supervisor.checkForLeftovers()  // nothing left: passes, and clears the record
         #expect(!FileManager.default.fileExists(atPath: logs.appendingPathComponent("dev-supervisor.pids").path))

@@ -1,6 +1,7 @@
 import SharedTestSupport
 import Contracts
 import Foundation
+import Spawning
 import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
@@ -25,33 +26,26 @@ import Runtime
     }
 
     @Test func helpSaysSpeedIsDeliveriesPerSecond() async throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: await output.fileHandleForReading.readAll(), as: UTF8.self)
-        await process.waitForExit()
-        #expect(process.terminationStatus == 0)
+        let (status, output) = try await ChildProcess.run(try Self.executable(), ["--help"])
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(status == 0)
         #expect(text.contains("DELIVERIES PER SECOND") && text.contains("--live") && text.contains("/admin/faults"))
     }
 
     @Test func servesLivescoresOverHTTPAndStopsOnSIGTERM() async throws {
         let offset = Int.random(in: 1_000...900_000) * 10_000_000
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["--matches", DataDirectory.cricsheet.path, "--port", "0", "--live", "1144504,1304076",
-                             "--speed", "1", "--id-offset", String(offset), "--api-token", "t0ken"]
-        let errors = Pipe()
+        let process = try Subprocess(
+            executable: try Self.executable().path,
+            arguments: ["--matches", DataDirectory.cricsheet.path, "--port", "0", "--live", "1144504,1304076",
+                        "--speed", "1", "--id-offset", String(offset), "--api-token", "t0ken"],
+            standardError: .pipe)
+        let errors = process.standardError!
         let log = LockedValue("")
-        errors.fileHandleForReading.readabilityHandler = { handle in
+        errors.readabilityHandler = { handle in
             let chunk = String(decoding: handle.availableData, as: UTF8.self)
             log.withLock { $0 += chunk }
         }
-        process.standardError = errors
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         var base: String?
         let deadline = ContinuousClock.now + .seconds(60)
         while base == nil, ContinuousClock.now < deadline, process.isRunning {
@@ -70,12 +64,9 @@ import Runtime
         guard case .array(let items)? = reply["data"] else { Issue.record("no data"); return }
         let ids = Set(items.compactMap { item -> Int? in if case .int(let id)? = item["id"] { id } else { nil } })
         #expect(ids == [1144504 + offset, 1304076 + offset], "both --live matches are live at once")
-        kill(process.processIdentifier, SIGTERM)
-        let stopBy = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < stopBy { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning)
-        await process.waitForExit()
-        #expect(process.terminationStatus == 0)
-        errors.fileHandleForReading.readabilityHandler = nil
+        process.terminate()
+        let ended = await process.waitForExit(timeout: .seconds(30))
+        #expect(ended == .exited(0))
+        errors.readabilityHandler = nil
     }
 }

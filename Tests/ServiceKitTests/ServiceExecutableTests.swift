@@ -1,5 +1,6 @@
 import SharedTestSupport
 import Foundation
+import Spawning
 import Testing
 
 /// Starts the real service executables (built next to the test bundle by `swift build --build-tests`).
@@ -30,29 +31,22 @@ import Testing
     }
 
     static func run(_ name: String, environment: [String: String], signalAfter: Duration? = nil, timeout: Duration = .seconds(60)) async throws -> Finished {
-        let process = Process()
-        process.executableURL = try executable(name)
         var env = ProcessInfo.processInfo.environment
         if name == "api" { env.merge(try await devJWKS()) { _, new in new } }
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try Subprocess(executable: try executable(name).path, environment: env, standardOutput: .null, standardError: .pipe)
         if let signalAfter {
             try await Task.sleep(for: signalAfter)
-            kill(process.processIdentifier, SIGTERM)
+            process.send(SIGTERM)
         }
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        var ended = await process.waitForExit(timeout: timeout)
+        if ended == nil {
+            process.send(SIGKILL)
             Issue.record("\(name) did not stop within \(timeout)")
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            ended = await process.waitForExit()
         }
-        let text = String(decoding: await errors.fileHandleForReading.readAll(), as: UTF8.self)
-        return Finished(status: process.terminationStatus, stderr: text)
+        let text = String(decoding: await process.standardError!.readAll(), as: UTF8.self)
+        return Finished(status: ended?.status ?? -1, stderr: text)
     }
 
     @Test(arguments: services)
@@ -68,8 +62,6 @@ import Testing
 
     @Test(arguments: services)
     func startsServesHealthMetricsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
-        let process = Process()
-        process.executableURL = try Self.executable(service)
         var env = ProcessInfo.processInfo.environment
         // Port 0: the service binds a free port and logs it. A port picked here and bound later can be
         // taken in between by any outgoing connection of a suite running beside this one (stop 35's CI:
@@ -91,11 +83,9 @@ import Testing
             env.merge(try await Self.devJWKS()) { _, new in new }
             env["METRICS_PORT"] = "0"  // the api's metrics are on their own listener, never the public port
         }
-        process.environment = env
         let log = try ServiceLogFile(service: service)
-        process.standardError = log.handle
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try Subprocess(executable: try Self.executable(service).path, environment: env, standardError: .file(log.handle))
+        defer { process.terminate() }
 
         let port: UInt16
         do {
@@ -117,23 +107,22 @@ import Testing
         } catch {
             // Say why: the process's own log (it may have exited) is the only witness.
             let running = process.isRunning
-            if running { kill(process.processIdentifier, SIGKILL) }
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            let exit = running ? "still running (killed)" : "exited with \(process.terminationStatus)"
+            process.send(SIGKILL)
+            let ended = await process.waitForExit()
+            let exit = running ? "still running (killed)" : "exited with \(ended)"
             Issue.record("\(service) did not answer: \(error); it \(exit); stderr: \(log.text().suffix(4000))")
             return
         }
 
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "\(service) ignored SIGTERM")
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        process.send(SIGTERM)
+        var ended = await process.waitForExit(timeout: .seconds(60))
+        #expect(ended != nil, "\(service) ignored SIGTERM")
+        if ended == nil {
+            process.send(SIGKILL)
+            ended = await process.waitForExit()
         }
         let stderr = log.text()
-        #expect(process.terminationStatus == 0, "stderr: \(stderr)")
+        #expect(ended == .exited(0), "stderr: \(stderr)")
         #expect(stderr.contains(#""event":"started""#))
         #expect(stderr.contains(#""event":"stopped""#))
     }
@@ -142,13 +131,9 @@ import Testing
     /// enough for apns-sender to start, sign its provider token and become ready.
     static func devAPNsSettings() async throws -> [String: String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-key-\(UUID().uuidString)")
-        let generator = Process()
-        generator.executableURL = try executable("mock-apns")
-        generator.arguments = ["--generate-dev-key", directory.path, "--key-id", "TESTKEY001"]
-        generator.standardOutput = FileHandle.nullDevice
-        try generator.run()
-        await generator.waitForExit()
-        guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "mock-apns --generate-dev-key", searchedFrom: directory.path) }
+        let generator = try Subprocess(executable: try executable("mock-apns").path,
+                                       arguments: ["--generate-dev-key", directory.path, "--key-id", "TESTKEY001"], standardOutput: .null)
+        guard await generator.waitForExit() == .exited(0) else { throw ExecutableMissing(name: "mock-apns --generate-dev-key", searchedFrom: directory.path) }
         return [
             "APNS_TEAM_ID": "TEAM000001", "APNS_KEY_ID": "TESTKEY001", "APNS_BUNDLE_ID": "app.sightscreen.test",
             "APNS_KEY_PATH": directory.appendingPathComponent("AuthKey_TESTKEY001.p8").path,
@@ -162,29 +147,20 @@ import Testing
         let name = "executable-test-\(UUID().uuidString.prefix(8).lowercased())"
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).conf")
         try Data("\(name) 1\n".utf8).write(to: config)
-        let creator = Process()
-        creator.executableURL = try executable("sightscreen")
-        creator.arguments = ["topics", "create", "--config", config.path]
-        creator.standardOutput = FileHandle.nullDevice
-        try creator.run()
-        await creator.waitForExit()
-        guard creator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen topics create (Kafka down? scripts/stack up)", searchedFrom: config.path) }
+        let creator = try Subprocess(executable: try executable("sightscreen").path, arguments: ["topics", "create", "--config", config.path],
+                                     standardOutput: .null)
+        guard await creator.waitForExit() == .exited(0) else { throw ExecutableMissing(name: "sightscreen topics create (Kafka down? scripts/stack up)", searchedFrom: config.path) }
         return name
     }
 
     /// A throwaway JWT key set made by `sightscreen dev-keys`, for the api.
     static func devJWKS() async throws -> [String: String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dev-keys-\(UUID().uuidString)")
-        let generator = Process()
-        generator.executableURL = try executable("sightscreen")
-        generator.arguments = ["dev-keys"]
         var env = ProcessInfo.processInfo.environment
         env["DEV_KEYS_DIR"] = directory.path
-        generator.environment = env
-        generator.standardOutput = FileHandle.nullDevice
-        try generator.run()
-        await generator.waitForExit()
-        guard generator.terminationStatus == 0 else { throw ExecutableMissing(name: "sightscreen dev-keys", searchedFrom: directory.path) }
+        let generator = try Subprocess(executable: try executable("sightscreen").path, arguments: ["dev-keys"], environment: env,
+                                       standardOutput: .null)
+        guard await generator.waitForExit() == .exited(0) else { throw ExecutableMissing(name: "sightscreen dev-keys", searchedFrom: directory.path) }
         return ["AUTH_JWKS_PATH": directory.appendingPathComponent("jwks.json").path]
     }
 
@@ -192,16 +168,10 @@ import Testing
     static func kafkaCheck(config lines: String) async throws -> (status: Int32, output: String) {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("kafka-check-\(UUID().uuidString.prefix(8)).conf")
         try Data(lines.utf8).write(to: config)
-        let process = Process()
-        process.executableURL = try executable("sightscreen")
-        process.arguments = ["kafka-check", "--config", config.path, "--scratch-topic", "kafka-check-\(UUID().uuidString.prefix(8).lowercased())"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: await output.fileHandleForReading.readAll(), as: UTF8.self)
-        await process.waitForExit()
-        return (process.terminationStatus, text)
+        let (status, output) = try await ChildProcess.run(
+            try executable("sightscreen"),
+            ["kafka-check", "--config", config.path, "--scratch-topic", "kafka-check-\(UUID().uuidString.prefix(8).lowercased())"])
+        return (status, String(decoding: output, as: UTF8.self))
     }
 
     /// Issue 42 (item 5): the README checks a new cluster before `topics apply` creates its topics. None of the

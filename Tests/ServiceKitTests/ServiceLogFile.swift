@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 
 /// A service process's standard error, written to a file the test reads while the process runs: the
 /// `"event":"started"` line says which port the operations server bound (`HTTP_PORT=0`).
@@ -31,14 +32,14 @@ struct ServiceLogFile {
     }
 
     /// Waits for the `"event":"started"` line and returns its `field` (`"port"`, or `"metrics_port"`).
-    func startedPort(of process: Process, waitUpTo timeout: Duration, field: String = "port") async throws -> UInt16 {
+    func startedPort(of process: Subprocess, waitUpTo timeout: Duration, field: String = "port") async throws -> UInt16 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             for line in text().split(separator: "\n") where line.contains(#""event":"started""#) {
                 if let range = line.range(of: "\"\(field)\":\""),
                    let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }) { return port }
             }
-            if !process.isRunning { throw Failure.exited(status: process.terminationStatus) }
+            if let ended = process.termination { throw Failure.exited(status: ended.status) }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw Failure.noStartedLine(waited: timeout)

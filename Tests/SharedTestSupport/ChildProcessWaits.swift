@@ -1,16 +1,11 @@
 import Foundation
 import Runtime
+import Spawning
 
-// Waiting for a child process from async test code without blocking a cooperative thread:
-// `waitUntilExit()` and reading a pipe to its end block until the child is done, and with two
-// cores two such waits stop every task of the test process (the 28 s stall of issue 14).
-
-extension Process {
-    /// Suspends until the process has exited (the blocking wait runs on `BlockingCalls`).
-    public func waitForExit() async {
-        await BlockingCalls.run { [self] in waitUntilExit() }
-    }
-}
+// Child processes in the tests are `Spawning.Subprocess`es (posix_spawn, reaped off the pool), never
+// `Foundation.Process`, whose run() can crash this process (swift-corelibs-foundation #5472). Reading
+// a pipe to its end blocks until the writer is done, and with two cores two such reads stop every task of
+// the test process (the 28 s stall of issue 14), so it runs on `BlockingCalls`.
 
 extension FileHandle {
     /// Reads until end of file — the writer closed it — off the cooperative pool.
@@ -27,19 +22,11 @@ public enum ChildProcess {
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws
         -> (status: Int32, output: Data)
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = await pipe.fileHandleForReading.readAll()
-        await process.waitForExit()
-        return (process.terminationStatus, output)
+        let child = try Subprocess(executable: executable.path, arguments: arguments,
+                                   environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                   standardOutput: .pipe, standardError: .null)
+        let output = await child.standardOutput!.readAll()
+        return (await child.waitForExit().status, output)
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Runtime
+import Spawning
 
 /// Runs a short helper command to completion (key generation and the like) without blocking a
-/// thread of the cooperative pool: the exit is awaited on the process's termination handler.
+/// thread of the cooperative pool: the exit is awaited on a continuation (`Subprocess`).
 enum DevCommand {
     /// Runs `executable arguments` with `environment`; returns its combined output.
     /// - Throws: `DevStackError.commandFailed` on a non-zero exit or after `timeout`.
@@ -18,28 +19,22 @@ enum DevCommand {
         guard let handle = FileHandle(forWritingAtPath: output.path) else {
             throw .commandFailed(command: command, status: -1, output: "cannot write \(output.path)")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        let exited = AsyncCondition(false)
-        process.terminationHandler = { _ in exited.update { $0 = true } }
-        do { try process.run() } catch {
+        let process: Subprocess
+        do {
+            process = try Subprocess(executable: executable.path, arguments: arguments, environment: environment,
+                                     standardOutput: .file(handle), standardError: .file(handle))
+        } catch {
             try? handle.close()
             throw .commandFailed(command: command, status: -1, output: "\(error)")
         }
-        if !(await exited.wait(until: { $0 }, timeout: timeout)) {
-            kill(process.processIdentifier, SIGKILL)
-            try? handle.close()
+        try? handle.close()  // the child has its own copy
+        guard let ended = await process.waitForExit(timeout: timeout) else {
+            process.send(SIGKILL)
             throw .commandFailed(command: command, status: -1, output: "no exit within \(timeout)")
         }
-        try? handle.close()
         let text = (FileManager.default.contents(atPath: output.path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        guard process.terminationStatus == 0 else {
-            throw .commandFailed(command: command, status: process.terminationStatus, output: text)
+        guard ended == .exited(0) else {
+            throw .commandFailed(command: command, status: ended.status, output: text)
         }
         return text
     }

@@ -1,24 +1,21 @@
 import Foundation
 import Runtime
+import Spawning
 import Synchronization
 
-/// One spawned child: its `Foundation.Process` and the log file its stdout and stderr go to.
+/// One spawned child: its `Subprocess` and the log file its stdout and stderr go to.
 ///
-/// Thread safety (`@unchecked Sendable`): `process` is configured and started in `init` before the
-/// instance is shared; afterwards only `Process`'s own thread-safe accessors (`isRunning`,
-/// `processIdentifier`, `terminationStatus`) and `kill(2)` are used, and `logHandle` is closed
-/// at most once under `closed`'s lock.
+/// Thread safety (`@unchecked Sendable`): `logHandle` is closed at most once under `closed`'s lock;
+/// everything else is immutable or `Sendable`.
 final class ManagedProcess: @unchecked Sendable {
     let spec: DevProcessSpec
     let logFile: URL
     /// Offset of the log file where this run's output starts (earlier runs appended before it).
     let logStart: UInt64
-    private let process: Process
+    private let process: Subprocess
     private let logHandle: FileHandle
     private let closed = NSLock()
     private var isClosed = false
-    /// Set by the termination handler: what `waitForExit` awaits (no polling).
-    private let exited = AsyncCondition(false)
     private let scan: LockedValue<LogScan>
 
     /// Spawns `spec` from `binDirectory`, appending its output to `logFile`.
@@ -40,46 +37,34 @@ final class ManagedProcess: @unchecked Sendable {
         let banner = "=== \(ISO8601DateFormatter().string(from: Date())) start \(spec.executable) \(spec.arguments.joined(separator: " "))\n"
         handle.write(Data(banner.utf8))
         logHandle = handle
-        process = Process()
-        process.executableURL = executable
-        process.arguments = spec.arguments
         // The child's ParentWatch stops it when this supervisor dies, even by kill -9.
-        process.environment = spec.environment.merging([SupervisorEnvironment.parentPIDVariable: String(getpid())]) { _, supervisor in supervisor }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [exited] _ in exited.update { $0 = true } }
-        do { try process.run() } catch {
+        let environment = spec.environment.merging([SupervisorEnvironment.parentPIDVariable: String(getpid())]) { _, supervisor in supervisor }
+        do {
+            process = try Subprocess(executable: executable.path, arguments: spec.arguments, environment: environment,
+                                     standardOutput: .file(handle), standardError: .file(handle))
+        } catch {
             try? handle.close()
             throw .spawnFailed(name: spec.name, reason: "\(error)")
         }
+        self.executableURL = executable
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     /// The executable that was started.
-    var executableURL: URL? { process.executableURL }
+    let executableURL: URL?
     var isRunning: Bool { process.isRunning }
     /// Exit status (or signal number), valid once `isRunning` is false.
-    var terminationStatus: Int32 { process.terminationStatus }
+    var terminationStatus: Int32 { process.termination?.status ?? -1 }
 
     /// "exit 0", "signal 15 (Terminated)" once it has exited, else "running".
-    var exitDescription: String {
-        guard !process.isRunning else { return "running" }
-        switch process.terminationReason {
-        case .exit: return "exit \(process.terminationStatus)"
-        case .uncaughtSignal: return "signal \(process.terminationStatus) (\(String(cString: strsignal(process.terminationStatus))))"
-        @unknown default: return "status \(process.terminationStatus)"
-        }
-    }
+    var exitDescription: String { process.termination?.description ?? "running" }
 
     /// Sends `signal` to the process (SIGTERM, SIGKILL, …) if it still runs.
-    func send(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-    }
+    func send(_ signal: Int32) { process.send(signal) }
 
     /// Waits up to `timeout` for the process to exit; true when it has.
     func waitForExit(timeout: Duration) async -> Bool {
-        let done = await exited.wait(until: { $0 }, timeout: timeout)
+        let done = await process.waitForExit(timeout: timeout) != nil
         if done { closeLog() }
         return done
     }

@@ -1,5 +1,6 @@
 import SharedTestSupport
 import Foundation
+import Spawning
 import Testing
 
 #if canImport(Glibc)
@@ -8,11 +9,10 @@ import Glibc
 
 /// A built executable (next to the test bundle, from `swift build --build-tests`) run as a real
 /// process, its stdout and stderr written to a log file that tests read back.
-final class ServiceProcess: @unchecked Sendable {
-    // Thread-safety: `process` is only touched from the test that owns this object, one call at a time.
+final class ServiceProcess: Sendable {
     let name: String
     let logFile: URL
-    private let process: Process
+    private let process: Subprocess
 
     struct Missing: Error, CustomStringConvertible {
         let description: String
@@ -44,26 +44,19 @@ final class ServiceProcess: @unchecked Sendable {
         logFile = directory.appendingPathComponent("\(executable).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
-        process = Process()
-        process.executableURL = try Self.binDirectory().appendingPathComponent(executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        process = try Subprocess(executable: try Self.binDirectory().appendingPathComponent(executable).path, arguments: arguments,
+                                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                 standardOutput: .file(handle), standardError: .file(handle))
+        try? handle.close()  // the child has its own copy
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     var isRunning: Bool { process.isRunning }
 
     /// Waits up to `timeout` for the process to exit on its own; its exit status, or nil if it
     /// still runs.
     func exitStatus(within timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        guard !process.isRunning else { return nil }
-        await process.waitForExit()
-        return process.terminationStatus
+        await process.waitForExit(timeout: timeout)?.status
     }
 
     /// The log written so far.
@@ -83,7 +76,7 @@ final class ServiceProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if log.contains(line) { return }
-            guard process.isRunning else { throw Missing(description: "\(name) exited \(process.terminationStatus): \(log.suffix(2000))") }
+            if let ended = process.termination { throw Missing(description: "\(name) exited (\(ended)): \(log.suffix(2000))") }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw Missing(description: "\(name) did not log \(line.debugDescription) within \(timeout): \(log.suffix(2000))")
@@ -92,10 +85,8 @@ final class ServiceProcess: @unchecked Sendable {
     /// SIGTERM, then SIGKILL after `grace`; waits for the exit.
     func stop(grace: Duration = .seconds(10)) async {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGTERM)
+        if await process.waitForExit(timeout: grace) == nil { process.send(SIGKILL) }
         await process.waitForExit()
     }
 
