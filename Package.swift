@@ -170,7 +170,7 @@ var testTargets: [Target] {[
     tests("SpawningTests", ["SharedTestSupport", "Spawning"]),
     tests("HTTPServerTests", ["SharedTestSupport", "HTTPServer", "Runtime"]),
     tests("KafkaTests", ["Spawning", "SharedTestSupport", "Kafka", "Runtime"]),
-    tests("DevStackTests", ["ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
+    tests("DevStackTests", ["SharedTestSupport", "ServerTestSupport", "DevStack", "Kafka", "Runtime"]),
     tests("PostgresTests", ["Postgres", "Schema", "Runtime", "SharedTestSupport"]),
     tests("DeliveryRecordTests", ["ServerTestSupport", "DeliveryRecord", "Operations", "LiveActivities", "Contracts", "Postgres", "Schema", "Runtime"]),
     tests("LiveActivitiesTests", ["ServerTestSupport", "LiveActivities", "Postgres", "Schema", "Runtime"]),

@@ -12,11 +12,15 @@ public struct DevPorts: Sendable, Equatable {
     /// mock-apns's sandbox channel management listener (Apple's is 2195), open when broadcast channels are on.
     public var mockAPNsManage: Int = 2198
     public var deviceSimulator: Int = 8095
+    /// The api's metrics listener (`METRICS_PORT`; never its public port).
+    public var apiMetrics: Int = 9464
+    /// Prometheus, when the stack runs one (`sightscreen dev --prometheus`, the monitoring tests).
+    public var prometheus: Int = 9090
 
     /// The documented defaults (README, E2E-INTERFACE.md).
     public init() {}
 
-    /// Nine ports that were free a moment ago (tests: never clash with a running demo).
+    /// Eleven ports that were free a moment ago (tests: never clash with a running demo).
     public static func free() throws(DevStackError) -> DevPorts {
         var ports = DevPorts()
         var taken = Set<Int>()
@@ -36,6 +40,8 @@ public struct DevPorts: Sendable, Equatable {
         ports.mockAPNs = try next()
         ports.mockAPNsManage = try next()
         ports.deviceSimulator = try next()
+        ports.apiMetrics = try next()
+        ports.prometheus = try next()
         return ports
     }
 

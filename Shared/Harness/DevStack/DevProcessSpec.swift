@@ -15,7 +15,7 @@ public enum ReadinessProbe: Sendable, Equatable {
 public struct DevProcessSpec: Sendable, Equatable {
     /// Short unique name (`api`, `mock-apns`, …); also the log file's name.
     public var name: String
-    /// Executable name inside the bin directory (a product name).
+    /// Executable name inside the bin directory (a product name), or an absolute path (a system tool).
     public var executable: String
     public var arguments: [String]
     /// The complete environment of the process (nothing is inherited implicitly).

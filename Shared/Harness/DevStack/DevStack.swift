@@ -38,11 +38,35 @@ public final class DevStack: Sendable {
                                         matchFile: options.matchFile, fixture: options.fixtureId)
     }
 
-    /// Starts mock-apns, fake-sportmonks and the five services, each once the previous is ready.
+    /// Starts mock-apns, fake-sportmonks and the five services, each once the previous is ready; then
+    /// Prometheus when the options ask for one.
     public func startServers() async throws(DevStackError) {
         await options.consumerGroups.fastForward(cluster: options.kafkaCluster, logger: logger)
         for spec in plan.servers { try await supervisor.start(spec) }
+        try await startPrometheus()
     }
+
+    /// Writes Prometheus' configuration (the stack's targets; the rule file, time-scaled as the options
+    /// say) and starts it with fresh storage. Does nothing without `options.prometheus`.
+    public func startPrometheus() async throws(DevStackError) {
+        guard let settings = options.prometheus, let spec = plan.prometheus else { return }
+        let directory = plan.prometheusDirectory
+        let rules = directory.appendingPathComponent("alerts.yml")
+        do {
+            try? FileManager.default.removeItem(at: directory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let text = try String(contentsOf: settings.rulesFile, encoding: .utf8)
+            try Data(RuleTimeScale(factor: settings.timeScale).apply(to: text).utf8).write(to: rules)
+            try Data(settings.configuration(ports: options.ports, rulesPath: rules.path).utf8)
+                .write(to: directory.appendingPathComponent("prometheus.yml"))
+        } catch {
+            throw .invalidOption("cannot write Prometheus' configuration in \(directory.path): \(error)")
+        }
+        try await supervisor.start(spec)
+    }
+
+    /// The stack's Prometheus (meaningful when `options.prometheus` is set).
+    public var prometheus: PrometheusClient { PrometheusClient(baseURL: plan.prometheusURL) }
 
     /// Waits until the poller's schedule sync has put the match into `matches`.
     public func waitForScheduledMatch(timeout: Duration = .seconds(60)) async throws(DevStackError) {

@@ -53,6 +53,8 @@ public struct DevStackOptions: Sendable, Equatable {
     public var overrides: [String: [String: String]]
     /// The environment every process starts from (PATH, HOME, LD_LIBRARY_PATH, …).
     public var baseEnvironment: [String: String]
+    /// A real Prometheus scraping the services and evaluating the alert rules (nil: none).
+    public var prometheus: DevPrometheus?
 
     public init(binDirectory: URL, logDirectory: URL, materialDirectory: URL, cricsheetDirectory: URL, matchId: Int,
                 idOffset: Int = 0, speed: Double = 2, breakSteps: Int = 5, devices: Int = 6, channelShare: Double = 0, ports: DevPorts = DevPorts(),

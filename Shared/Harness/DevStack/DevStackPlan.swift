@@ -20,6 +20,7 @@ public struct DevStackPlan: Sendable, Equatable {
     public var fakeURL: String { "http://127.0.0.1:\(options.ports.fakeSportmonks)" }
     public var mockAPNsURL: String { "https://127.0.0.1:\(options.ports.mockAPNs)" }
     public var deviceSimulatorURL: String { "http://127.0.0.1:\(options.ports.deviceSimulator)" }
+    public var prometheusURL: String { "http://127.0.0.1:\(options.ports.prometheus)" }
     public func serviceURL(_ name: String) -> String? {
         switch name {
         case "api": apiURL
@@ -88,8 +89,8 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["AUTH_JWKS_PATH"] = material.jwks.path
         environment["FAKE_SPORTMONKS_ADMIN_URL"] = fakeURL
         environment["FAKE_SPORTMONKS_ADMIN_TOKEN"] = options.feedAdminToken
-        // /metrics on its own listener (a free port, logged at start): never on the api's public port.
-        environment["METRICS_PORT"] = "0"
+        // /metrics on its own listener, as in production: never on the api's public port.
+        environment["METRICS_PORT"] = String(options.ports.apiMetrics)
         return finish(DevProcessSpec(name: "api", executable: "api", environment: environment,
                                      readiness: .http(apiURL + "/ready")))
     }
@@ -162,6 +163,21 @@ public struct DevStackPlan: Sendable, Equatable {
         environment["LEADER_RETRY_MS"] = "500"
         return finish(DevProcessSpec(name: "poller", executable: "poller", environment: environment,
                                      readiness: .http("http://127.0.0.1:\(options.ports.poller)/ready")))
+    }
+
+    /// Where the stack's Prometheus keeps its configuration, the time-scaled rule file and its data.
+    public var prometheusDirectory: URL { options.logDirectory.appendingPathComponent("prometheus") }
+
+    /// Prometheus (when `options.prometheus` is set), started after the services so that none is
+    /// scraped before it listens. Its configuration is written by `DevStack.startPrometheus`.
+    public var prometheus: DevProcessSpec? {
+        guard let settings = options.prometheus else { return nil }
+        return finish(DevProcessSpec(
+            name: "prometheus", executable: settings.executable.path,
+            arguments: ["--config.file=\(prometheusDirectory.appendingPathComponent("prometheus.yml").path)",
+                        "--storage.tsdb.path=\(prometheusDirectory.appendingPathComponent("data").path)",
+                        "--web.listen-address=127.0.0.1:\(options.ports.prometheus)", "--log.level=warn"],
+            environment: options.baseEnvironment, readiness: .http(prometheusURL + "/-/ready")))
     }
 
     /// device-sim: `options.devices` devices that follow the match from the start.

@@ -22,7 +22,8 @@ final class ManagedProcess: @unchecked Sendable {
     init(spec: DevProcessSpec, binDirectory: URL, logFile: URL) throws(DevStackError) {
         self.spec = spec
         self.logFile = logFile
-        let executable = binDirectory.appendingPathComponent(spec.executable)
+        let executable = spec.executable.hasPrefix("/") ? URL(fileURLWithPath: spec.executable)
+            : binDirectory.appendingPathComponent(spec.executable)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw .notBuilt(executable: spec.executable, binDirectory: binDirectory.path)
         }
