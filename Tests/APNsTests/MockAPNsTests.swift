@@ -116,6 +116,25 @@ import SharedTestSupport
         #expect(mock.counters.rejected[reason.rawValue] == 1)
     }
 
+    /// `unregisteredRate`: APNs stops knowing the token — 410 with a timestamp, and every later push to it too.
+    @Test func anUnregisteredFaultKillsTheTokenForGood() async throws {
+        let mock = try Fixtures.mock(faults: MockAPNsFaults(unregisteredRate: 1))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let target = Fixtures.target()
+        func send(_ job: String) async -> APNsOutcome {
+            await client.send(payload: Fixtures.update, target: target, kind: .liveActivity, priority: 5, expiration: nil,
+                              apnsID: APNsID.derive(jobID: job, token: target.token))
+        }
+        let first = await send("u1")
+        #expect(first.action == .tokenInvalid && first.reason == .unregistered && first.status == 410)
+        mock.setFaults(MockAPNsFaults())
+        let later = await send("u2")
+        #expect(later.action == .tokenInvalid && later.reason == .unregistered, "the token stays unknown after the fault ends")
+        #expect(mock.counters.rejected["Unregistered"] == 2 && mock.counters.accepted == 0)
+    }
+
     @Test func expiredProviderTokenIsRegeneratedAndTheSendRetried() async throws {
         let start = Date()
         let clientClock = ManualWallClock(start)

@@ -67,6 +67,9 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
     public var internalErrorRate: Double
     /// Share of valid pushes answered 503 ServiceUnavailable (0…1).
     public var serviceUnavailableRate: Double
+    /// Share of valid token pushes whose token APNs stops knowing: answered 410 Unregistered, and every
+    /// later push to that token too (0…1). Broadcasts are not affected.
+    public var unregisteredRate: Double
     /// GOAWAY on each connection after this many streams (nil: never).
     public var goAwayAfterStreams: Int?
     /// Added to every answer, milliseconds.
@@ -83,12 +86,13 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
 
     public init(
         tooManyRequestsRate: Double = 0, internalErrorRate: Double = 0, serviceUnavailableRate: Double = 0,
-        goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil,
+        unregisteredRate: Double = 0, goAwayAfterStreams: Int? = nil, latencyMilliseconds: Int = 0, maxConcurrentStreams: Int? = nil,
         throttledTokens: Set<String> = [], throttledChannels: Set<String> = [], broadcastDisabled: Bool = false
     ) {
         self.tooManyRequestsRate = tooManyRequestsRate
         self.internalErrorRate = internalErrorRate
         self.serviceUnavailableRate = serviceUnavailableRate
+        self.unregisteredRate = unregisteredRate
         self.goAwayAfterStreams = goAwayAfterStreams
         self.latencyMilliseconds = latencyMilliseconds
         self.maxConcurrentStreams = maxConcurrentStreams
@@ -98,7 +102,7 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tooManyRequestsRate, internalErrorRate, serviceUnavailableRate, goAwayAfterStreams, latencyMilliseconds
+        case tooManyRequestsRate, internalErrorRate, serviceUnavailableRate, unregisteredRate, goAwayAfterStreams, latencyMilliseconds
         case maxConcurrentStreams, throttledTokens, throttledChannels, broadcastDisabled
     }
 
@@ -107,6 +111,7 @@ public struct MockAPNsFaults: Codable, Sendable, Equatable {
         tooManyRequestsRate = try container.decodeIfPresent(Double.self, forKey: .tooManyRequestsRate) ?? 0
         internalErrorRate = try container.decodeIfPresent(Double.self, forKey: .internalErrorRate) ?? 0
         serviceUnavailableRate = try container.decodeIfPresent(Double.self, forKey: .serviceUnavailableRate) ?? 0
+        unregisteredRate = try container.decodeIfPresent(Double.self, forKey: .unregisteredRate) ?? 0
         goAwayAfterStreams = try container.decodeIfPresent(Int.self, forKey: .goAwayAfterStreams)
         latencyMilliseconds = try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0
         maxConcurrentStreams = try container.decodeIfPresent(Int.self, forKey: .maxConcurrentStreams)

@@ -152,6 +152,12 @@ public final class MockAPNsServer: Sendable {
                 state.noteRejected(.unregistered)
                 return rejection(.unregistered, apnsID: delivery.apnsID, timestamp: since, delay: delay)
             }
+            if faults.unregisteredRate > 0, Double.random(in: 0..<1) < faults.unregisteredRate {
+                let since = Int64(now * 1000)
+                state.markUnregistered(delivery.token, since: since)
+                state.noteRejected(.unregistered)
+                return rejection(.unregistered, apnsID: delivery.apnsID, timestamp: since, delay: delay)
+            }
             if let injected = faults.injected(throttled: faults.throttledTokens.contains(delivery.token)) {
                 state.noteRejected(injected)
                 return rejection(injected, apnsID: delivery.apnsID, delay: delay)
