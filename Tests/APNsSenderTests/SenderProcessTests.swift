@@ -32,8 +32,7 @@ import Testing
             port = try FreePort.pick()
             logFile = SenderFixtures.directory + "/sender-\(UUID().uuidString.prefix(8)).log"
             _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-            var env = ProcessInfo.processInfo.environment
-            env.merge(environment) { _, new in new }
+            var env = ChildEnvironment.supervised(environment)
             env["HTTP_PORT"] = String(port)
             let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
             process = try Subprocess(executable: try SenderProcessTests.executable("apns-sender").path, environment: env,
@@ -175,7 +174,7 @@ import Testing
     }
 
     @Test func missingAPNsSettingsFailStartNamingTheVariable() async throws {
-        var env = ProcessInfo.processInfo.environment
+        var env = ChildEnvironment.supervised()
         for name in ["APNS_TEAM_ID", "APNS_KEY_ID", "APNS_KEY_PATH", "APNS_BUNDLE_ID"] { env[name] = nil }
         env["HTTP_PORT"] = "0"
         let process = try Subprocess(executable: try Self.executable("apns-sender").path, environment: env,

@@ -38,7 +38,7 @@ import Runtime
             executable: try Self.executable().path,
             arguments: ["--matches", DataDirectory.cricsheet.path, "--port", "0", "--live", "1144504,1304076",
                         "--speed", "1", "--id-offset", String(offset), "--api-token", "t0ken"],
-            standardError: .pipe)
+            environment: ChildEnvironment.supervised(), standardError: .pipe)
         let errors = process.standardError!
         let log = LockedValue("")
         errors.readabilityHandler = { handle in

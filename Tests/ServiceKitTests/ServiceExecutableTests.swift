@@ -31,7 +31,7 @@ import Testing
     }
 
     static func run(_ name: String, environment: [String: String], signalAfter: Duration? = nil, timeout: Duration = .seconds(60)) async throws -> Finished {
-        var env = ProcessInfo.processInfo.environment
+        var env = ChildEnvironment.supervised()
         if name == "api" { env.merge(try await devJWKS()) { _, new in new } }
         env.merge(environment) { _, new in new }
         let process = try Subprocess(executable: try executable(name).path, environment: env, standardOutput: .null, standardError: .pipe)
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: services)
     func startsServesHealthMetricsReadyAndStopsCleanlyOnSIGTERM(service: String) async throws {
-        var env = ProcessInfo.processInfo.environment
+        var env = ChildEnvironment.supervised()
         // Port 0: the service binds a free port and logs it. A port picked here and bound later can be
         // taken in between by any outgoing connection of a suite running beside this one (stop 35's CI:
         // apns-sender could not bind, and the test saw only "connection refused").
@@ -73,6 +73,7 @@ import Testing
         env["LA_MANAGEMENT_LOCK_NAME"] = "executable-test-\(UUID().uuidString)"
         env["DETECTOR_GROUP_ID"] = "executable-test-\(UUID().uuidString)"
         env["APNS_SENDER_GROUP"] = "executable-test-\(UUID().uuidString)"
+        for group in ["LA_EVENTS_GROUP_ID", "LA_TOKEN_INVALID_GROUP_ID", "LA_RECORD_GROUP_ID"] { env[group] = "executable-test-\(UUID().uuidString)" }
         if service == "apns-sender" {
             env.merge(try await Self.devAPNsSettings()) { _, new in new }
             // Its own empty jobs topic: the shared push.jobs holds other suites' jobs, which would be

@@ -14,6 +14,18 @@ extension FileHandle {
     }
 }
 
+/// The environment of a child the tests start: this process's, `extra` on top, and
+/// `SIGHTSCREEN_PARENT_PID` set to this process, so a service (and mock-apns, fake-sportmonks) stops
+/// itself when the test process dies — even by a crash or kill -9 — instead of living on and
+/// consuming the shared broker's topics beside the next run's stack.
+public enum ChildEnvironment {
+    public static func supervised(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        environment[SupervisorEnvironment.parentPIDVariable] = String(getpid())
+        return environment
+    }
+}
+
 /// A short-lived child process run to its end.
 public enum ChildProcess {
     /// Runs `executable` with `arguments` (and `environment` added to this process's) until it
@@ -23,7 +35,7 @@ public enum ChildProcess {
         -> (status: Int32, output: Data)
     {
         let child = try Subprocess(executable: executable.path, arguments: arguments,
-                                   environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                   environment: ChildEnvironment.supervised(environment),
                                    standardOutput: .pipe, standardError: .null)
         let output = await child.standardOutput!.readAll()
         return (await child.waitForExit().status, output)

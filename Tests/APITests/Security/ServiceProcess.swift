@@ -45,7 +45,7 @@ final class ServiceProcess: Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let handle = try FileHandle(forWritingTo: logFile)
         process = try Subprocess(executable: try Self.binDirectory().appendingPathComponent(executable).path, arguments: arguments,
-                                 environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+                                 environment: ChildEnvironment.supervised(environment),
                                  standardOutput: .file(handle), standardError: .file(handle))
         try? handle.close()  // the child has its own copy
     }
