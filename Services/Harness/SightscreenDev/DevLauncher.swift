@@ -5,11 +5,13 @@ import Kafka
 import Runtime
 import ServiceKit
 
-/// `sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--exit-when-done]`:
+/// `sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]`:
 /// the one-command demo. Starts mock-apns, fake-sportmonks (the match scheduled, not yet live),
 /// the five services and device-sim (whose devices follow the match before it goes live; two thirds of them
 /// on the match's broadcast channel unless `--channel-share` says otherwise, 0 turning broadcast off), starts
-/// the replay a few seconds later, prints a progress line every second and the preview URL.
+/// the replay a few seconds later, prints a progress line every second and the preview URL. With `--prometheus`,
+/// Debian's Prometheus scrapes the five services every 2 s and evaluates deploy/prometheus/alerts.yml as shipped; its
+/// URL and a graph of the freshness quantiles are printed.
 /// Ctrl-C (or SIGTERM) stops every process it started, last started first.
 struct DevLauncher {
     static let defaultMatch = 1415755  // T20 World Cup final 2024, India v South Africa (251 deliveries)
@@ -24,6 +26,7 @@ struct DevLauncher {
         var channelShare = DevStackOptions.mixedFleetChannelShare
         var cricsheet: String?
         var freePorts = false
+        var prometheus = false
         var exitWhenDone = false
     }
 
@@ -56,6 +59,7 @@ struct DevLauncher {
                 settings.channelShare = share
             case "--cricsheet": settings.cricsheet = try value(flag)
             case "--free-ports": settings.freePorts = true
+            case "--prometheus": settings.prometheus = true
             case "--exit-when-done": settings.exitWhenDone = true
             default: throw UsageError(message: "dev: unknown option \(flag)")
             }
@@ -98,6 +102,13 @@ struct DevLauncher {
         } catch {
             throw UsageError(message: "\(error)")
         }
+        if settings.prometheus {
+            do {
+                options.prometheus = try DevPrometheus.locate(root: root, environment: ProcessInfo.processInfo.environment, intervalSeconds: 2)
+            } catch {
+                throw UsageError(message: "--prometheus: \(error)")
+            }
+        }
         guard FileManager.default.fileExists(atPath: options.matchFile.path) else {
             throw UsageError(message: "no Cricsheet match \(options.matchFile.path) (--match ID, --cricsheet DIR or CRICSHEET_DIR)")
         }
@@ -128,6 +139,16 @@ struct DevLauncher {
         if status != 0 { throw ExitCode(status: status) }
     }
 
+    /// Prometheus' graph page with push freshness p50 and p99 per priority over the last minute, the last 15 minutes shown.
+    static func freshnessGraph(_ base: String) -> String {
+        let queries = ["0.5", "0.99"].map { "histogram_quantile(\($0), sum by (le, priority) (rate(push_freshness_seconds_bucket[1m])))" }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let parameters = queries.enumerated().map { index, query in
+            "g\(index).expr=\(query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query)&g\(index).tab=0&g\(index).range_input=15m"
+        }
+        return base + "/graph?" + parameters.joined(separator: "&")
+    }
+
     private static func finished(_ task: Task<Void, any Error>) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { _ = await task.result; return true }
@@ -148,6 +169,9 @@ struct DevLauncher {
             console.line("  preview: \(plan.deviceSimulatorURL)/preview/all?match=\(stack.options.fixtureId) (every device; one: /preview?device=\(first.deviceId))")
         }
         console.line("  api \(plan.apiURL)  feed admin \(plan.fakeURL)/admin/matches  mock-apns \(plan.mockAPNsURL)/mock/counters")
+        if stack.options.prometheus != nil {
+            console.line("  prometheus \(plan.prometheusURL)  alerts \(plan.prometheusURL)/alerts  freshness graph \(Self.freshnessGraph(plan.prometheusURL))")
+        }
     }
 
     /// Prints progress every second until Ctrl-C (or, with `exitWhenDone`, until the match is over

@@ -19,6 +19,8 @@ struct SenderMetrics: Sendable {
     let tokenInvalidProduced: Counter
     /// `DeadPush` records produced (rejected messages included).
     let deadProduced: Counter
+    /// Freshness per match, for the matches of the last hour.
+    let matchFreshness: MatchFreshnessSeries
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -30,6 +32,7 @@ struct SenderMetrics: Sendable {
         retries = registry.counter("apns_sender_retries_total", help: "Pushes sent again after 429/5xx/connection loss")
         tokenInvalidProduced = registry.counter("apns_sender_token_invalid_total", help: "TokenInvalid messages produced")
         deadProduced = registry.counter("apns_sender_dead_total", help: "Records produced to the dead-letter topic")
+        matchFreshness = MatchFreshnessSeries(registry: registry)
         for priority in [5, 10] {
             registry.counter("apns_sender_superseded_total", help: "Targets not sent because a newer state of their match went to them",
                              labels: ["priority": String(priority)]).increment(by: 0)
@@ -79,8 +82,8 @@ struct SenderMetrics: Sendable {
 
     /// Freshness of accepted pushes: `push_freshness_seconds{kind,priority,mode}` is APNs's 200 (at `now`) minus the
     /// job's `knownAt` (the poll that saw the content), observed once per delivered target (mode `token`) or once per
-    /// accepted broadcast (mode `broadcast`); `push_feed_age_seconds` the same from the feed's newest-ball time, when
-    /// the job has one no more than an hour old (older: a replay of history, or a feed clock far off). Jobs without
+    /// accepted broadcast (mode `broadcast`), and per match in `push_freshness_match_seconds` (`MatchFreshnessSeries`);
+    /// `push_feed_age_seconds` the same from the feed's newest-ball time, when the job has one no more than an hour old (older: a replay of history, or a feed clock far off). Jobs without
     /// `knownAt` (starts from stored state) are not observed.
     func accepted(_ job: PushJob, count: Int, at now: Date) {
         guard count > 0, let knownAt = job.knownAt else { return }
@@ -90,6 +93,7 @@ struct SenderMetrics: Sendable {
         registry.histogram("push_freshness_seconds", help: "APNs acceptance minus the poll that saw the content, per push",
                            labels: labels, buckets: Self.freshnessBuckets)
             .observe(freshness, times: count)
+        matchFreshness.observe(match: job.matchId, priority: job.priority, freshness: freshness, count: count, at: now)
         if let ballAt = job.ballAt, case let age = (nowMilliseconds - Double(ballAt)) / 1000, (0...3600).contains(age) {
             registry.histogram("push_feed_age_seconds", help: "APNs acceptance minus the feed's time of the newest ball, per push",
                                labels: labels, buckets: Self.freshnessBuckets)
