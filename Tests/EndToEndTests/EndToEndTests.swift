@@ -24,7 +24,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(10))) func realMatchReachesEveryFollowerAndEveryHopBehaves() async throws {
         try PipelineEnvironment.requireServers()
-        let options = DevStackOptions(
+        var options = DevStackOptions(
             binDirectory: try PipelineEnvironment.binDirectory(),
             logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/e2e"),
             materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
@@ -32,6 +32,9 @@ import Testing
             idOffset: DevStackOptions.freshIdOffset(), speed: 3, devices: 6, channelShare: DevStackOptions.mixedFleetChannelShare,
             ports: try DevPorts.free(), kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
+        // A real Prometheus with the shipped rules compressed 30x (as AlertFaultTests): no alert may fire in this match.
+        options.prometheus = try DevPrometheus.locate(root: PipelineEnvironment.root, environment: ProcessInfo.processInfo.environment,
+                                                      timeScale: 30)
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "e2e", minimumLevel: .warning))
         let outcome: Result<Void, any Error>
         do {
@@ -62,6 +65,7 @@ import Testing
 
         try await stack.prepare()
         try await stack.startServers()
+        let monitoredFrom = ContinuousClock.now
         // After mock-apns started: it makes its certificate on a fresh machine.
         let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
         try await stack.waitForScheduledMatch()
@@ -248,6 +252,12 @@ import Testing
         let fleet = try await HeadlessChromium.dom("\(stack.plan.deviceSimulatorURL)/preview/all?match=\(fixture)")
         for device in devices { #expect(fleet.contains("id=\"device-\(device.deviceId)\""), "\(device.deviceId) on the fleet page") }
         #expect(fleet.contains("id=\"timeline-\(relocated.deviceId)\"") && fleet.contains("<td>channel</td>"), "a channel device's timeline")
+
+        // Issue 40: a whole match with its unfollows, dismissals, a refused token and a lost channel is a healthy match
+        // to the operator — no alert of deploy/prometheus/alerts.yml fired (time-compressed 30x), and every rule evaluated.
+        let fired = try await stack.prometheus.alertsFired(within: ContinuousClock.now - monitoredFrom)
+        #expect(fired.isEmpty, "alerts fired during a healthy match: \(fired)")
+        #expect(try await stack.prometheus.ruleErrors().isEmpty)
     }
 
     /// The match's active sandbox channel id, if any.

@@ -103,6 +103,9 @@ struct AlertRun {
         let recorded = PromQLMetricNames.recordedNames(rules)
         let names = try await prometheus.metricNames()
         #expect(names.isSuperset(of: recorded), "recording rules that produced nothing in the match: \(recorded.subtracting(names).sorted())")
+        // The look-back the healthy checks use (here and in EndToEndTests) sees the three alerts that fired.
+        let fired = Set(try await prometheus.alertsFired(within: ContinuousClock.now - healthyFrom).map(\.name))
+        #expect(fired.isSuperset(of: ["ServiceDown", "DependencyUnreachable", "APNsUnregisteredRateHigh"]), "\(fired)")
     }
 
     /// (a): the names every alert, recording rule and dashboard panel reads, against the series Prometheus holds.
