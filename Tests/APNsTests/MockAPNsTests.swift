@@ -116,6 +116,29 @@ import SharedTestSupport
         #expect(mock.counters.rejected[reason.rawValue] == 1)
     }
 
+    /// The mock's ordering counters: pushes per token and per `aps.timestamp`, repeats, and a token shown an older state
+    /// after a newer one — from the payload check's own reading of the timestamp, one look-up per push.
+    @Test func repeatsAndBackwardsPushesAreCountedPerToken() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let first = Fixtures.target(), second = Fixtures.target()
+        func send(_ target: APNsDeviceToken, timestamp: Int64, job: String) async -> APNsOutcome {
+            let body = Array(#"{"aps":{"timestamp":\#(timestamp),"event":"update","content-state":{"score":"1/0"}}}"#.utf8)
+            return await client.send(payload: body, target: target, kind: .liveActivity, priority: 5, expiration: nil,
+                                     apnsID: APNsID.derive(jobID: job, token: target.token))
+        }
+        for (target, timestamp, job) in [(first, 100, "a"), (first, 200, "b"), (first, 150, "c"), (second, 150, "d")] {
+            #expect(await send(target, timestamp: Int64(timestamp), job: job).action == .delivered)
+        }
+        let counters = mock.counters
+        #expect(counters.accepted == 4 && counters.distinctTokens == 2 && counters.repeatedPushes == 2)
+        #expect(counters.backwardsPushes == 1, "150 after 200 on the first token; the second token's 150 is its first")
+        #expect(counters.byTimestamp["150"]?.accepted == 2 && counters.byTimestamp["100"]?.accepted == 1)
+        #expect(mock.deliveries(token: first.token).map(\.apsTimestamp) == [100, 200, 150])
+    }
+
     /// `unregisteredRate`: APNs stops knowing the token — 410 with a timestamp, and every later push to it too.
     @Test func anUnregisteredFaultKillsTheTokenForGood() async throws {
         let mock = try Fixtures.mock(faults: MockAPNsFaults(unregisteredRate: 1))

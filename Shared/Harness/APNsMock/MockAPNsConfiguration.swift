@@ -125,6 +125,8 @@ extension MockAPNsFaults {
     /// The fault a valid request gets, if any: 429 when its token or channel is `throttled`, else one drawn by the rates.
     func injected(throttled: Bool) -> APNsReason? {
         if throttled { return .tooManyRequests }
+        // No rate set (the usual case): no random draw per push.
+        guard tooManyRequestsRate > 0 || internalErrorRate > 0 || serviceUnavailableRate > 0 else { return nil }
         let roll = Double.random(in: 0..<1)
         if roll < tooManyRequestsRate { return .tooManyRequests }
         if roll < tooManyRequestsRate + internalErrorRate { return .internalServerError }
@@ -151,6 +153,8 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     public var sequence: Int? = nil
     /// Set on a broadcast's copy to one subscriber (`token` is then the subscriber): the channel it came through.
     public var channelId: String? = nil
+    /// The payload's `aps.timestamp` as the payload check read it (nil when payloads are not checked or it has none).
+    public var apsTimestamp: Int64? = nil
 }
 
 /// Accepted pushes that carried one `aps.timestamp`.

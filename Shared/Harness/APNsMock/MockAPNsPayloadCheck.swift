@@ -21,6 +21,7 @@ enum MockAPNsPayloadCheck {
 
     private struct Body<Kind: Checks>: Decodable {
         var problem: String?
+        var timestamp: Int64?
 
         init(from decoder: any Decoder) throws {
             let root = try decoder.container(keyedBy: AnyKey.self)
@@ -34,6 +35,7 @@ enum MockAPNsPayloadCheck {
                 return
             }
             problem = Kind.liveActivity ? MockAPNsPayloadCheck.checkLiveActivity(aps) : nil
+            timestamp = Kind.liveActivity ? try? aps.decode(Int64.self, forKey: AnyKey(stringValue: "timestamp")) : nil
         }
     }
 
@@ -70,25 +72,33 @@ enum MockAPNsPayloadCheck {
     }
 
     /// The integer after the first `"timestamp":` of a body (a Live Activity push's `aps.timestamp`; the mock's
-    /// ordering check), found without parsing the JSON again; nil when there is none.
+    /// ordering check), found without parsing the JSON; nil when there is none. For bodies the payload check did not
+    /// read (payload checks off, broadcast copies): a checked push carries `MockAPNsDelivery.apsTimestamp`.
     static func timestamp(in payload: String) -> Int64? {
-        let marker = Array(#""timestamp":"#.utf8)
-        var utf8 = payload.utf8[...]
-        while let start = utf8.firstIndex(of: marker[0]) {
-            let rest = utf8[start...]
-            if rest.starts(with: marker) {
+        var payload = payload
+        return payload.withUTF8 { bytes -> Int64? in
+            let marker: [UInt8] = Array(#""timestamp":"#.utf8)
+            guard bytes.count > marker.count else { return nil }
+            var index = 0
+            while index + marker.count <= bytes.count {
+                guard bytes[index] == 0x22, bytes[index + 1] == 0x74,
+                      (0..<marker.count).allSatisfy({ bytes[index + $0] == marker[$0] }) else {
+                    index += 1
+                    continue
+                }
+                var cursor = index + marker.count
+                while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
                 var value: Int64 = 0
                 var digits = 0
-                for byte in rest.dropFirst(marker.count).drop(while: { $0 == 0x20 }) {
-                    guard (0x30...0x39).contains(byte), digits < 18 else { break }
-                    value = value * 10 + Int64(byte - 0x30)
+                while cursor < bytes.count, (0x30...0x39).contains(bytes[cursor]), digits < 18 {
+                    value = value * 10 + Int64(bytes[cursor] - 0x30)
                     digits += 1
+                    cursor += 1
                 }
                 return digits > 0 ? value : nil
             }
-            utf8 = utf8[utf8.index(after: start)...]
+            return nil
         }
-        return nil
     }
 
     /// The problem text of a body that is not a JSON object.
@@ -107,12 +117,20 @@ enum MockAPNsPayloadCheck {
     /// nil when fine, otherwise what is wrong. Parsed with FastJSON (the project's tape decoder): the mock checks every push of a benchmark, so its
     /// cost is part of what is measured.
     static func problem(in payload: [UInt8], liveActivity: Bool) -> String? {
+        check(payload, liveActivity: liveActivity).problem
+    }
+
+    /// What is wrong with a body (nil when fine) and, for a Live Activity push, its `aps.timestamp`: one parse for both.
+    static func check(_ payload: [UInt8], liveActivity: Bool) -> (problem: String?, timestamp: Int64?) {
         let decoder = FastJSONDecoder()
         do {
-            return liveActivity ? try decoder.decode(Body<LiveActivityChecks>.self, from: payload).problem
-                : try decoder.decode(Body<APSChecks>.self, from: payload).problem
+            if liveActivity {
+                let body = try decoder.decode(Body<LiveActivityChecks>.self, from: payload)
+                return (body.problem, body.timestamp)
+            }
+            return (try decoder.decode(Body<APSChecks>.self, from: payload).problem, nil)
         } catch {
-            return notJSON
+            return (notJSON, nil)
         }
     }
 }

@@ -8,13 +8,13 @@ import Runtime
 final class MockAPNsState: Sendable {
     private struct Storage {
         var accepted = 0
-        /// Accepted pushes per token (every token, recorded or not): the exactly-once check of benchmarks.
-        var acceptedByToken: [String: Int32] = [:]
+        /// Per token (every token, recorded or not), in one table so an accepted push costs one look-up: the pushes
+        /// accepted (the exactly-once check of benchmarks) and the newest `aps.timestamp` among them.
+        var tokens: [String: TokenRecord] = [:]
         /// Accepted pushes to a token that had one already.
         var repeated = 0
-        /// The newest `aps.timestamp` accepted per token, and the pushes that carried an older one than the token's
-        /// newest (a device shown an older state after a newer one).
-        var newestTimestampByToken: [String: Int64] = [:]
+        /// Accepted pushes that carried an older `aps.timestamp` than the token's newest (a device shown an older
+        /// state after a newer one).
         var backwards = 0
         /// Accepted pushes per `aps.timestamp` (one per event in the benchmarks): count, first and last acceptance.
         var byTimestamp: [Int64: MockAPNsTimestampCount] = [:]
@@ -74,15 +74,31 @@ final class MockAPNsState: Sendable {
     func noteRejected(_ reason: APNsReason) { storage.withLock { $0.rejected[reason.rawValue, default: 0] += 1 } }
     func noteChannelRejected(_ reason: APNsReason) { storage.withLock { $0.channelRejected[reason.rawValue, default: 0] += 1 } }
 
+    /// One token's accepted pushes and the newest `aps.timestamp` among them.
+    private struct TokenRecord {
+        var accepted: Int32 = 0
+        var newestTimestamp: Int64 = .min
+
+        /// One more accepted push: whether the token had one already, and whether `timestamp` is older than its newest.
+        mutating func note(_ timestamp: Int64?) -> (repeated: Bool, backwards: Bool) {
+            accepted += 1
+            guard let timestamp else { return (accepted > 1, false) }
+            if timestamp < newestTimestamp { return (accepted > 1, true) }
+            newestTimestamp = timestamp
+            return (accepted > 1, false)
+        }
+    }
+
     func noteAccepted(_ delivery: MockAPNsDelivery) {
         let line: [UInt8]? = log == nil ? nil : (try? JSONEncoder().encode(delivery)).map { Array($0) + [0x0a] }
+        // Read before the lock: the payload check's value, else a scan of the body (payload checks off).
+        let apsTimestamp = delivery.apsTimestamp ?? MockAPNsPayloadCheck.timestamp(in: delivery.payload)
         let flush: [UInt8]? = storage.withLock { storage in
             storage.accepted += 1
-            let previous = storage.acceptedByToken.updateValue((storage.acceptedByToken[delivery.token] ?? 0) + 1, forKey: delivery.token)
-            if previous != nil { storage.repeated += 1 }
-            if let timestamp = MockAPNsPayloadCheck.timestamp(in: delivery.payload) {
-                let newest = storage.newestTimestampByToken[delivery.token] ?? .min
-                if timestamp < newest { storage.backwards += 1 } else { storage.newestTimestampByToken[delivery.token] = timestamp }
+            let noted = storage.tokens[delivery.token, default: TokenRecord()].note(apsTimestamp)
+            if noted.repeated { storage.repeated += 1 }
+            if noted.backwards { storage.backwards += 1 }
+            if let timestamp = apsTimestamp {
                 storage.byTimestamp[timestamp, default: MockAPNsTimestampCount(accepted: 0, firstAcceptedAt: delivery.receivedAt,
                                                                                lastAcceptedAt: delivery.receivedAt)]
                     .note(delivery.receivedAt)
@@ -178,7 +194,7 @@ final class MockAPNsState: Sendable {
 
     func counts() -> Counts {
         storage.withLock {
-            Counts(accepted: $0.accepted, rejected: $0.rejected, channelRejected: $0.channelRejected, distinctTokens: $0.acceptedByToken.count, repeated: $0.repeated,
+            Counts(accepted: $0.accepted, rejected: $0.rejected, channelRejected: $0.channelRejected, distinctTokens: $0.tokens.count, repeated: $0.repeated,
                    firstAcceptedAt: $0.firstAcceptedAt, lastAcceptedAt: $0.lastAcceptedAt, backwards: $0.backwards,
                    byTimestamp: $0.byTimestamp)
         }

@@ -75,18 +75,21 @@ final class MockAPNsValidator: Sendable {
         if let reason = checkAuthorization(request.header("authorization"), now: now) { return .reject(reason, detail: nil) }
         guard !request.body.isEmpty else { return .reject(.payloadEmpty, detail: nil) }
         guard !request.bodyTruncated, request.body.count <= 4096 else { return .reject(.payloadTooLarge, detail: nil) }
-        if validatePayloads, let problem = MockAPNsPayloadCheck.problem(in: request.body, liveActivity: pushType == "liveactivity") {
-            return .reject(.unknown("PayloadInvalid"), detail: problem)
+        var apsTimestamp: Int64?
+        if validatePayloads {
+            let checked = MockAPNsPayloadCheck.check(request.body, liveActivity: pushType == "liveactivity")
+            if let problem = checked.problem { return .reject(.unknown("PayloadInvalid"), detail: problem) }
+            apsTimestamp = checked.timestamp
         }
         return .accept(MockAPNsDelivery(
             apnsID: apnsID.lowercased(), token: token, topic: topic, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: collapseID, payload: String(decoding: request.body, as: UTF8.self),
-            receivedAt: nowMilliseconds, connectionID: request.connectionID))
+            receivedAt: nowMilliseconds, connectionID: request.connectionID, apsTimestamp: apsTimestamp))
     }
 
     /// The provider token's problem, if any (`now` in Unix seconds): shared by pushes, broadcasts and channel management.
     func checkAuthorization(_ header: String?, now: Int64) -> APNsReason? {
-        guard let header, header.hasPrefix("bearer "), header.count > 7 else { return .missingProviderToken }
+        guard let header, header.hasPrefix("bearer "), header.utf8.count > 7 else { return .missingProviderToken }
         let issuedAt: Int64
         if let cached = verified.withLock({ $0[header] }) {
             issuedAt = cached
