@@ -139,16 +139,6 @@ struct DevLauncher {
         if status != 0 { throw ExitCode(status: status) }
     }
 
-    /// Prometheus' graph page with push freshness p50 and p99 per priority over the last minute, the last 15 minutes shown.
-    static func freshnessGraph(_ base: String) -> String {
-        let queries = ["0.5", "0.99"].map { "histogram_quantile(\($0), sum by (le, priority) (rate(push_freshness_seconds_bucket[1m])))" }
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let parameters = queries.enumerated().map { index, query in
-            "g\(index).expr=\(query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query)&g\(index).tab=0&g\(index).range_input=15m"
-        }
-        return base + "/graph?" + parameters.joined(separator: "&")
-    }
-
     private static func finished(_ task: Task<Void, any Error>) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { _ = await task.result; return true }
@@ -170,7 +160,9 @@ struct DevLauncher {
         }
         console.line("  api \(plan.apiURL)  feed admin \(plan.fakeURL)/admin/matches  mock-apns \(plan.mockAPNsURL)/mock/counters")
         if stack.options.prometheus != nil {
-            console.line("  prometheus \(plan.prometheusURL)  alerts \(plan.prometheusURL)/alerts  freshness graph \(Self.freshnessGraph(plan.prometheusURL))")
+            let graph = stack.prometheus.graphURL(
+                ["0.5", "0.99"].map { "histogram_quantile(\($0), sum by (le, priority) (rate(push_freshness_seconds_bucket[1m])))" })
+            console.line("  prometheus \(plan.prometheusURL)  alerts \(plan.prometheusURL)/alerts  freshness graph \(graph)")
         }
     }
 

@@ -24,6 +24,8 @@ public final class Subprocess: Sendable {
     public let pid: pid_t
     /// The executable's path, as given.
     public let executable: String
+    /// The write end of the child's standard input when it was `.pipe`.
+    public let standardInput: FileHandle?
     /// The read end of the child's standard output when it was `.pipe`.
     public let standardOutput: FileHandle?
     /// The read end of the child's standard error when it was `.pipe`.
@@ -38,32 +40,29 @@ public final class Subprocess: Sendable {
         let call = SpawnCall(executable: executable, newProcessGroup: newProcessGroup)
         var childEnds: [Int32] = []
         defer { for descriptor in childEnds { close(descriptor) } }
-        var readEnds: [Int32: FileHandle] = [:]
-        var failure: SubprocessError?
+        var parentEnds: [Int32: FileHandle] = [:]
         for (target, stream) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
-            do throws(SubprocessError) {
-                switch stream {
-                case .inherit: break
-                case .null: try call.null(onto: target)
-                case .file(let handle): try call.duplicate(handle.fileDescriptor, onto: target)
-                case .pipe:
-                    var ends: [Int32] = [-1, -1]
-                    guard sightscreen_spawn_pipe(&ends) == 0 else {
-                        throw .wiringFailed(executable: executable, step: "pipe", errno: errno)
-                    }
-                    // Standard input's pipe is written by this process; the others are read by it.
-                    let (mine, theirs) = target == 0 ? (ends[1], ends[0]) : (ends[0], ends[1])
-                    childEnds.append(theirs)
-                    readEnds[target] = FileHandle(fileDescriptor: mine, closeOnDealloc: true)
-                    try call.duplicate(theirs, onto: target)
+            switch stream {
+            case .inherit: break
+            case .null: try call.null(onto: target)
+            case .file(let handle): try call.duplicate(handle.fileDescriptor, onto: target)
+            case .pipe:
+                var ends: [Int32] = [-1, -1]
+                guard sightscreen_spawn_pipe(&ends) == 0 else {
+                    throw .wiringFailed(executable: executable, step: "pipe", errno: errno)
                 }
-            } catch { failure = error; break }
+                // Standard input's pipe is written by this process; the others are read by it.
+                let (mine, theirs) = target == 0 ? (ends[1], ends[0]) : (ends[0], ends[1])
+                childEnds.append(theirs)
+                parentEnds[target] = FileHandle(fileDescriptor: mine, closeOnDealloc: true)
+                try call.duplicate(theirs, onto: target)
+            }
         }
-        if let failure { throw failure }
         pid = try call.spawn(arguments: arguments, environment: environment)
         self.executable = executable
-        self.standardOutput = readEnds[1]
-        self.standardError = readEnds[2]
+        self.standardInput = parentEnds[0]
+        self.standardOutput = parentEnds[1]
+        self.standardError = parentEnds[2]
         let ended = AsyncCondition<Termination?>(nil)
         self.ended = ended
         Self.reap(pid, into: ended)

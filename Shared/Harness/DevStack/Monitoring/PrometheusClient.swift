@@ -29,8 +29,7 @@ public struct PrometheusClient: Sendable {
 
     /// The instant vector `query` evaluates to now.
     public func query(_ query: String) async throws(DevStackError) -> [Sample] {
-        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
-        let data = try await dataField("/api/v1/query?query=\(encoded)")
+        let data = try await dataField("/api/v1/query?query=\(Self.encoded(query))")
         guard let object = data as? [String: Any], object["resultType"] as? String == "vector",
               let result = object["result"] as? [[String: Any]] else {
             throw .request(url: baseURL + "/api/v1/query", reason: "not an instant vector for \(query)")
@@ -80,6 +79,19 @@ public struct PrometheusClient: Sendable {
                 return "\(rule["name"] as? String ?? "?"): \(error)"
             }
         }
+    }
+
+    /// Prometheus' graph page showing `queries` over the last `range` (a Prometheus duration, e.g. `15m`).
+    public func graphURL(_ queries: [String], range: String = "15m") -> String {
+        let parameters = queries.enumerated().map { index, query in
+            "g\(index).expr=\(Self.encoded(query))&g\(index).tab=0&g\(index).range_input=\(range)"
+        }
+        return baseURL + "/graph?" + parameters.joined(separator: "&")
+    }
+
+    /// A query as a URL query value: everything but RFC 3986's unreserved characters percent-encoded.
+    private static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 
     /// The `data` of a successful API answer.
