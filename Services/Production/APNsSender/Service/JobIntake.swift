@@ -22,7 +22,7 @@ enum JobIntake {
     static func classify(_ message: KafkaMessage) -> IncomingJob {
         let job: PushJob
         do {
-            job = try MessageCodec.decode(PushJob.self, from: message.value)
+            job = try PushJobDecoder.decode(message.value)
         } catch {
             return .poison(kind: error.kind, error: error.description, jobId: partialJobID(message.value))
         }
