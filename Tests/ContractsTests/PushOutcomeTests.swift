@@ -30,6 +30,38 @@ import Testing
         #expect(try MessageCodec.decode(PushOutcome.self, from: fast) == outcome)
     }
 
+    @Test("rows written from whole tokens are masked as TokenMask masks them: the same bytes as MessageCodec of the masked outcome")
+    func writerMasksWholeTokens() throws {
+        let tokens = [String(repeating: "ab", count: 40), "", "short", "123456789", "ééééé\"\\abc", "xxxxxxxxx😀😀", "abcd\u{1}efghi"]
+        let job = Self.job()
+        var writer = PushOutcomeEncoder.Writer(PushOutcome(job: job, contentTimestamp: 5, finishedAt: 9, results: []), rows: tokens.count)
+        var results: [PushTargetResult] = []
+        for (index, token) in tokens.enumerated() {
+            let at: Int64? = index % 2 == 0 ? Int64.min + Int64(index) : nil
+            writer.row(userId: "u\(index)", deviceId: "d\"\(index)", wholeToken: token, result: .accepted, status: index == 3 ? nil : -index,
+                       reason: index == 1 ? "r\n" : nil, apnsId: index == 2 ? nil : "a\(index)", tries: Int.max - index, at: at)
+            results.append(PushTargetResult(userId: "u\(index)", deviceId: "d\"\(index)", token: TokenMask.mask(token), result: .accepted,
+                                            status: index == 3 ? nil : -index, reason: index == 1 ? "r\n" : nil,
+                                            apnsId: index == 2 ? nil : "a\(index)", tries: Int.max - index, at: at))
+        }
+        let expected = try MessageCodec.encode(PushOutcome(job: job, contentTimestamp: 5, finishedAt: 9, results: results))
+        let written = writer.finish()
+        #expect(written == expected, "\(String(decoding: written, as: UTF8.self))")
+    }
+
+    @Test("integers are written as String(value) writes them, at the ends of every width")
+    func integers() {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1, 1_700_000_000_123]
+        for value in values {
+            var out: [UInt8] = []
+            JSONBytes.integer(value, &out)
+            #expect(out == Array(String(value).utf8))
+        }
+        var out: [UInt8] = []
+        JSONBytes.integer(UInt64.max, &out)
+        #expect(out == Array(String(UInt64.max).utf8), "beyond Int64: through the String")
+    }
+
     @Test("a job's trim step travels in its JSON (PushJobEncoder and MessageCodec alike) and into its outcome")
     func trimStepTravels() throws {
         let job = Self.job(trimStep: 2)

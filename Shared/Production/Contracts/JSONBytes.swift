@@ -1,8 +1,29 @@
 /// The JSON writing primitives of the hand-written encoders (`PushJobEncoder`, `PushOutcomeEncoder`): the same bytes
 /// `JSONEncoder` writes for integers, doubles and strings (slashes unescaped), appended to a byte buffer.
 public enum JSONBytes {
+    /// Decimal digits, as `String(value)` writes them, without making a String.
     public static func integer(_ value: some BinaryInteger, _ out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        guard let value = Int64(exactly: value) else {
+            out.append(contentsOf: String(value).utf8)
+            return
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Fixed text (keys and punctuation), copied as bytes.
+    @inline(__always)
+    public static func literal(_ text: StaticString, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Whole numbers as integers ("10"), like JSONEncoder; others with Swift's shortest round-trip text.

@@ -1,91 +1,143 @@
 /// Writes a `PushOutcome` as the exact bytes `MessageCodec.encode` makes (sorted keys, no whitespace, slashes unescaped),
 /// without `JSONEncoder`: apns-sender writes one per job, up to 1,000 targets each, on the fan-out's hot path. Tests
 /// compare both encoders byte for byte.
+///
+/// `encode` writes a whole `PushOutcome`; `Writer` writes the same bytes row by row, so apns-sender can write its
+/// ledger's columns straight out (whole tokens masked while written) without building a `PushTargetResult` and a
+/// masked token String per target.
 public enum PushOutcomeEncoder {
     /// The outcome's JSON bytes, identical to `MessageCodec.encode(outcome)`.
     public static func encode(_ outcome: PushOutcome) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + outcome.results.count * 150)
-        out.append(UInt8(ascii: "{"))
-        if let channel = outcome.channel {
-            out.append(contentsOf: #""channel":{"channelId":"#.utf8)
-            JSONBytes.string(channel.channelId, &out)
-            out.append(contentsOf: #","env":"#.utf8)
-            JSONBytes.string(channel.env.rawValue, &out)
-            out.append(contentsOf: #","storagePolicy":"#.utf8)
-            JSONBytes.integer(channel.storagePolicy, &out)
-            out.append(contentsOf: "},".utf8)
-        }
-        if let timestamp = outcome.contentTimestamp {
-            out.append(contentsOf: #""contentTimestamp":"#.utf8)
-            JSONBytes.integer(timestamp, &out)
-            out.append(UInt8(ascii: ","))
-        }
-        out.append(contentsOf: #""createdAt":"#.utf8)
-        JSONBytes.integer(outcome.createdAt, &out)
-        out.append(contentsOf: #","finishedAt":"#.utf8)
-        JSONBytes.integer(outcome.finishedAt, &out)
-        out.append(contentsOf: #","jobAttempt":"#.utf8)
-        JSONBytes.integer(outcome.jobAttempt, &out)
-        out.append(contentsOf: #","jobId":"#.utf8)
-        JSONBytes.string(outcome.jobId, &out)
-        out.append(contentsOf: #","kind":"#.utf8)
-        JSONBytes.string(outcome.kind.rawValue, &out)
-        if let knownAt = outcome.knownAt {
-            out.append(contentsOf: #","knownAt":"#.utf8)
-            JSONBytes.integer(knownAt, &out)
-        }
-        out.append(contentsOf: #","matchId":"#.utf8)
-        JSONBytes.string(outcome.matchId, &out)
-        out.append(contentsOf: #","priority":"#.utf8)
-        JSONBytes.integer(outcome.priority, &out)
-        out.append(contentsOf: #","results":["#.utf8)
-        for (index, result) in outcome.results.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            target(result, &out)
-        }
-        out.append(contentsOf: #"],"schema":"#.utf8)
-        JSONBytes.integer(outcome.schema, &out)
-        out.append(contentsOf: #","stateSeq":"#.utf8)
-        JSONBytes.integer(outcome.stateSeq, &out)
-        if let trimStep = outcome.trimStep {
-            out.append(contentsOf: #","trimStep":"#.utf8)
-            JSONBytes.integer(trimStep, &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
+        var writer = Writer(outcome, rows: outcome.results.count)
+        for result in outcome.results { writer.row(result) }
+        return writer.finish()
     }
 
-    private static func target(_ result: PushTargetResult, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        if let apnsId = result.apnsId {
-            out.append(contentsOf: #""apnsId":"#.utf8)
-            JSONBytes.string(apnsId, &out)
-            out.append(UInt8(ascii: ","))
+    /// An outcome written row by row: the fields before `results` at `init`, one `row` per target, the rest at `finish`.
+    public struct Writer {
+        private var out: [UInt8] = []
+        private var rows = 0
+        private let tail: PushOutcome
+
+        /// Starts the outcome of `header` (its `results` are ignored: write them with `row`), sized for `rows` results.
+        public init(_ header: PushOutcome, rows expected: Int) {
+            tail = header
+            // A row is ≈190 bytes with a 36-character apns-id and a ~30-character user id.
+            out.reserveCapacity(320 + header.jobId.utf8.count + header.matchId.utf8.count + expected * 224)
+            literal("{")
+            if let channel = header.channel {
+                literal(#""channel":{"channelId":"#)
+                JSONBytes.string(channel.channelId, &out)
+                literal(#","env":"#)
+                JSONBytes.string(channel.env.rawValue, &out)
+                literal(#","storagePolicy":"#)
+                JSONBytes.integer(channel.storagePolicy, &out)
+                literal("},")
+            }
+            if let timestamp = header.contentTimestamp {
+                literal(#""contentTimestamp":"#)
+                JSONBytes.integer(timestamp, &out)
+                literal(",")
+            }
+            literal(#""createdAt":"#)
+            JSONBytes.integer(header.createdAt, &out)
+            literal(#","finishedAt":"#)
+            JSONBytes.integer(header.finishedAt, &out)
+            literal(#","jobAttempt":"#)
+            JSONBytes.integer(header.jobAttempt, &out)
+            literal(#","jobId":"#)
+            JSONBytes.string(header.jobId, &out)
+            literal(#","kind":"#)
+            JSONBytes.string(header.kind.rawValue, &out)
+            if let knownAt = header.knownAt {
+                literal(#","knownAt":"#)
+                JSONBytes.integer(knownAt, &out)
+            }
+            literal(#","matchId":"#)
+            JSONBytes.string(header.matchId, &out)
+            literal(#","priority":"#)
+            JSONBytes.integer(header.priority, &out)
+            literal(#","results":["#)
         }
-        if let at = result.at {
-            out.append(contentsOf: #""at":"#.utf8)
-            JSONBytes.integer(at, &out)
-            out.append(UInt8(ascii: ","))
+
+        /// One result as it is.
+        public mutating func row(_ result: PushTargetResult) {
+            row(userId: result.userId, deviceId: result.deviceId, token: result.token, masking: false, result: result.result,
+                status: result.status, reason: result.reason, apnsId: result.apnsId, tries: result.tries, at: result.at)
         }
-        out.append(contentsOf: #""deviceId":"#.utf8)
-        JSONBytes.string(result.deviceId, &out)
-        if let reason = result.reason {
-            out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.string(reason, &out)
+
+        /// One result of a target whose whole token is `wholeToken`: written as `TokenMask.mask(wholeToken)`.
+        public mutating func row(userId: String, deviceId: String, wholeToken: String, result: PushResult, status: Int?, reason: String?,
+                                 apnsId: String?, tries: Int, at: Int64?) {
+            row(userId: userId, deviceId: deviceId, token: wholeToken, masking: true, result: result, status: status, reason: reason,
+                apnsId: apnsId, tries: tries, at: at)
         }
-        out.append(contentsOf: #","result":"#.utf8)
-        JSONBytes.string(result.result.rawValue, &out)
-        if let status = result.status {
-            out.append(contentsOf: #","status":"#.utf8)
-            JSONBytes.integer(status, &out)
+
+        /// The outcome's bytes.
+        public consuming func finish() -> [UInt8] {
+            literal(#"],"schema":"#)
+            JSONBytes.integer(tail.schema, &out)
+            literal(#","stateSeq":"#)
+            JSONBytes.integer(tail.stateSeq, &out)
+            if let trimStep = tail.trimStep {
+                literal(#","trimStep":"#)
+                JSONBytes.integer(trimStep, &out)
+            }
+            literal("}")
+            return out
         }
-        out.append(contentsOf: #","token":"#.utf8)
-        JSONBytes.string(result.token, &out)
-        out.append(contentsOf: #","tries":"#.utf8)
-        JSONBytes.integer(result.tries, &out)
-        out.append(contentsOf: #","userId":"#.utf8)
-        JSONBytes.string(result.userId, &out)
-        out.append(UInt8(ascii: "}"))
+
+        private mutating func row(userId: String, deviceId: String, token: String, masking: Bool, result: PushResult, status: Int?,
+                                  reason: String?, apnsId: String?, tries: Int, at: Int64?) {
+            literal(rows == 0 ? "{" : ",{")
+            rows += 1
+            if let apnsId {
+                literal(#""apnsId":"#)
+                JSONBytes.string(apnsId, &out)
+                literal(",")
+            }
+            if let at {
+                literal(#""at":"#)
+                JSONBytes.integer(at, &out)
+                literal(",")
+            }
+            literal(#""deviceId":"#)
+            JSONBytes.string(deviceId, &out)
+            if let reason {
+                literal(#","reason":"#)
+                JSONBytes.string(reason, &out)
+            }
+            literal(#","result":"#)
+            JSONBytes.string(result.rawValue, &out)
+            if let status {
+                literal(#","status":"#)
+                JSONBytes.integer(status, &out)
+            }
+            literal(#","token":"#)
+            if masking { maskedToken(token) } else { JSONBytes.string(token, &out) }
+            literal(#","tries":"#)
+            JSONBytes.integer(tries, &out)
+            literal(#","userId":"#)
+            JSONBytes.string(userId, &out)
+            literal("}")
+        }
+
+        /// `TokenMask.mask(token)` as a JSON string: "…" and the last `TokenMask.kept` bytes copied when they are plain
+        /// ASCII (hex tokens always are); anything else through the String.
+        private mutating func maskedToken(_ token: String) {
+            var token = token
+            let written = token.withUTF8 { bytes -> Bool in
+                guard bytes.count > TokenMask.kept else { return false }
+                let suffix = UnsafeBufferPointer(rebasing: bytes[(bytes.count - TokenMask.kept)...])
+                guard suffix.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+                literal("\"…")
+                out.append(contentsOf: suffix)
+                literal("\"")
+                return true
+            }
+            if !written { JSONBytes.string(TokenMask.mask(token), &out) }
+        }
+
+        @inline(__always) private mutating func literal(_ text: StaticString) { JSONBytes.literal(text, &out) }
     }
 }

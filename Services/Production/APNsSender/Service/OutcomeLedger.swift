@@ -43,17 +43,17 @@ struct OutcomeLedger {
         }
     }
 
-    /// The outcome message. Targets without a result (none once the job finished) are reported dead.
-    func outcome(finishedAt: Int64) -> PushOutcome {
-        var results: [PushTargetResult] = []
-        results.reserveCapacity(job.targets.count)
+    /// The outcome message's bytes (`PushOutcomeEncoder`, written from the ledger's columns: no per-target result or
+    /// masked-token String). Targets without a result (none once the job finished) are reported dead.
+    func encoded(finishedAt: Int64) -> [UInt8] {
+        let header = PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: finishedAt,
+                                 results: [])
+        var writer = PushOutcomeEncoder.Writer(header, rows: job.targets.count)
         for (index, target) in job.targets.enumerated() {
-            results.append(PushTargetResult(
-                userId: target.userId, deviceId: target.deviceId, token: TokenMask.mask(target.token), result: result[index] ?? .dead,
-                status: status[index], reason: reason[index], apnsId: apnsId[index], tries: tries[index], at: at[index]))
+            writer.row(userId: target.userId, deviceId: target.deviceId, wholeToken: target.token, result: result[index] ?? .dead,
+                       status: status[index], reason: reason[index], apnsId: apnsId[index], tries: tries[index], at: at[index])
         }
-        return PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: finishedAt,
-                           results: results)
+        return writer.finish()
     }
 
     /// The outcome of a broadcast job: one result for its channel.

@@ -31,8 +31,17 @@ struct ResultPublisher: Sendable {
     /// so one device's outcomes stay in order on one partition; the match id when unknown), written by the hand-written
     /// encoder (a 1,000-target outcome is about 200 kB, under the topic's bound).
     func outcome(_ outcome: PushOutcome, key: String) -> KafkaOutgoingMessage {
-        let key = key.isEmpty ? outcome.channel.map { PushJob.broadcastKey(matchId: outcome.matchId, environment: $0.env) } ?? outcome.matchId : key
-        return KafkaOutgoingMessage(topic: outcomesTopic, key: Array(key.utf8), value: PushOutcomeEncoder.encode(outcome))
+        self.outcome(PushOutcomeEncoder.encode(outcome), matchId: outcome.matchId, channel: outcome.channel, key: key)
+    }
+
+    /// An outcome already encoded (`OutcomeLedger.encoded`) of `job`, keyed as above.
+    func outcome(_ encoded: [UInt8], of job: PushJob, key: String) -> KafkaOutgoingMessage {
+        outcome(encoded, matchId: job.matchId, channel: job.channel, key: key)
+    }
+
+    private func outcome(_ encoded: [UInt8], matchId: String, channel: PushChannel?, key: String) -> KafkaOutgoingMessage {
+        let key = key.isEmpty ? channel.map { PushJob.broadcastKey(matchId: matchId, environment: $0.env) } ?? matchId : key
+        return KafkaOutgoingMessage(topic: outcomesTopic, key: Array(key.utf8), value: encoded)
     }
 
     /// Produces every message until all are acknowledged. Returns false when the task was
