@@ -126,12 +126,16 @@ public final class MetricsRegistry: Sendable {
     private func instrument(
         _ name: String, help: String, type: String, labels: MetricLabels, make: () -> Instrument
     ) -> Instrument {
-        precondition(MetricsRegistry.isValidName(name), "invalid metric name \(name)")
         let key = MetricsRegistry.labelText(labels)
         return families.withLock { families in
+            // Services look instruments up per job or per message: a known series costs one label text and two hash look-ups.
+            if let family = families[name], let existing = family.series[key] {
+                precondition(family.type == type, "metric \(name) registered as \(family.type), asked as \(type)")
+                return existing.instrument
+            }
+            precondition(MetricsRegistry.isValidName(name), "invalid metric name \(name)")
             var family = families[name] ?? Family(help: help, type: type)
             precondition(family.type == type, "metric \(name) registered as \(family.type), asked as \(type)")
-            if let existing = family.series[key] { return existing.instrument }
             let created = make()
             family.series[key] = (labels, created)
             families[name] = family
@@ -190,14 +194,26 @@ public final class MetricsRegistry: Sendable {
 
     static func labelText(_ labels: MetricLabels) -> String {
         guard !labels.isEmpty else { return "" }
-        let pairs = labels.keys.sorted().map { key -> String in
-            let value = labels[key]!
-                .replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"")
-                .replacingOccurrences(of: "\n", with: "\\n")
-            return "\(key)=\"\(value)\""
+        var text = "{"
+        for key in labels.count == 1 ? Array(labels.keys) : labels.keys.sorted() {
+            if text.utf8.count > 1 { text += "," }
+            text += key
+            text += "=\""
+            text += escaped(labels[key]!)
+            text += "\""
         }
-        return "{" + pairs.joined(separator: ",") + "}"
+        return text + "}"
+    }
+
+    /// A label value with `\`, `"` and newlines escaped (the text format's rule); most values have none.
+    private static func escaped(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") }) else {
+            return value
+        }
+        return value
+            .replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 
     static func number(_ value: Double) -> String {

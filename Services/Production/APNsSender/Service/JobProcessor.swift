@@ -65,8 +65,7 @@ struct JobProcessor: Sendable {
                 break
             }
             attempt += 1
-            let targets = remaining.map { job.targets[$0] }
-            let outcomes = await sendRound(job, payload: payload, targets: targets)
+            let outcomes = await sendRound(job, payload: payload, targets: remaining)
             order?.endRound(job, key: key)
             if Task.isCancelled { return abandon(job) }
             let answeredAt = Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)
@@ -122,7 +121,7 @@ struct JobProcessor: Sendable {
         var records: [KafkaOutgoingMessage] = []
         do {
             records = try invalid.map(publisher.tokenInvalid)
-            records.append(publisher.outcome(ledger.outcome(finishedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), key: key))
+            records.append(publisher.outcome(ledger.encoded(finishedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), of: job, key: key))
             if !dead.isEmpty {
                 let record = DeadPush(
                     job: job, undelivered: dead, cause: cause, lastError: lastError ?? "unknown",
@@ -156,7 +155,7 @@ struct JobProcessor: Sendable {
             job: job, undelivered: job.targets, cause: .permanent, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
         var ledger = OutcomeLedger(job)
         ledger.finish(Array(job.targets.indices), as: .dead, why: reason)
-        let outcome = publisher.outcome(ledger.outcome(finishedAt: record.diedAt), key: "")
+        let outcome = publisher.outcome(ledger.encoded(finishedAt: record.diedAt), of: job, key: "")
         guard let message = try? publisher.dead(record), await publisher.publish([message, outcome]) else { return abandon(job) }
         metrics.deadProduced.increment()
         metrics.targetsFinished("dead", count: job.targets.count)
@@ -164,10 +163,10 @@ struct JobProcessor: Sendable {
         return .finished(delivered: 0, tokenInvalid: 0, dead: job.targets.count)
     }
 
-    /// One attempt for each target, all at once (a job has at most 1,000; the HTTP/2 pool queues what
-    /// exceeds its streams). Outcomes in target order.
-    private func sendRound(_ job: PushJob, payload: [UInt8], targets: [PushTarget]) async -> [APNsOutcome] {
-        await client.send(targets.map { APNsPush(job, payload: payload, target: $0) })
+    /// One attempt for each target (indices into `job.targets`), all at once (a job has at most 1,000; the HTTP/2 pool
+    /// queues what exceeds its streams). Outcomes in the order of `targets`.
+    private func sendRound(_ job: PushJob, payload: [UInt8], targets: [Int]) async -> [APNsOutcome] {
+        await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
     }
 
     private func abandon(_ job: PushJob) -> Result {

@@ -21,6 +21,14 @@ struct SenderMetrics: Sendable {
     let deadProduced: Counter
     /// Freshness per match, for the matches of the last hour.
     let matchFreshness: MatchFreshnessSeries
+    /// The instruments of every label value the sender uses, made once (exported at 0 from the start, and no registry
+    /// look-up per job or message); an unexpected value still goes through the registry.
+    private let jobsByResult: [String: Counter]
+    private let targetsByAction: [String: Counter]
+    private let queuedByPriority: [Int: Gauge]
+    static let jobResults = ["delivered", "dead", "superseded", "invalid", "abandoned"]
+    static let targetActions = ["delivered", "token_invalid", "dead", "superseded"]
+    static let priorities = [1, 5, 10]
 
     init(registry: MetricsRegistry) {
         self.registry = registry
@@ -33,6 +41,9 @@ struct SenderMetrics: Sendable {
         tokenInvalidProduced = registry.counter("apns_sender_token_invalid_total", help: "TokenInvalid messages produced")
         deadProduced = registry.counter("apns_sender_dead_total", help: "Records produced to the dead-letter topic")
         matchFreshness = MatchFreshnessSeries(registry: registry)
+        jobsByResult = Dictionary(uniqueKeysWithValues: Self.jobResults.map { ($0, Self.jobCounter(registry, $0)) })
+        targetsByAction = Dictionary(uniqueKeysWithValues: Self.targetActions.map { ($0, Self.targetCounter(registry, $0)) })
+        queuedByPriority = Dictionary(uniqueKeysWithValues: Self.priorities.map { ($0, Self.queuedGauge(registry, $0)) })
         for priority in [5, 10] {
             registry.counter("apns_sender_superseded_total", help: "Targets not sent because a newer state of their match went to them",
                              labels: ["priority": String(priority)]).increment(by: 0)
@@ -42,7 +53,20 @@ struct SenderMetrics: Sendable {
     /// Jobs finished, by result: `delivered` (every target answered, none dead), `dead` (some
     /// targets dead-lettered), `invalid` (the job itself was unusable), `abandoned` (shutdown).
     func jobFinished(_ result: String) {
-        registry.counter("apns_sender_jobs_total", help: "Push jobs processed by result", labels: ["result": result]).increment()
+        (jobsByResult[result] ?? Self.jobCounter(registry, result)).increment()
+    }
+
+    private static func jobCounter(_ registry: MetricsRegistry, _ result: String) -> Counter {
+        registry.counter("apns_sender_jobs_total", help: "Push jobs processed by result", labels: ["result": result])
+    }
+
+    private static func targetCounter(_ registry: MetricsRegistry, _ action: String) -> Counter {
+        registry.counter("apns_sender_targets_total", help: "Targets with a final answer by action", labels: ["action": action])
+    }
+
+    private static func queuedGauge(_ registry: MetricsRegistry, _ priority: Int) -> Gauge {
+        registry.gauge("apns_sender_queued_jobs", help: "Push jobs read off the topic and not started yet, by priority",
+                       labels: ["priority": String(priority)])
     }
 
     /// Broadcast jobs by how they ended: `delivered`, `channel_invalid`, `superseded`, `dead`, `abandoned`.
@@ -62,16 +86,14 @@ struct SenderMetrics: Sendable {
     /// Jobs read ahead and not started yet, by priority (`JobLookahead`).
     func lookahead(_ counts: [Int: Int]) {
         for (priority, count) in counts {
-            registry.gauge("apns_sender_queued_jobs", help: "Push jobs read off the topic and not started yet, by priority",
-                           labels: ["priority": String(priority)]).set(Double(count))
+            (queuedByPriority[priority] ?? Self.queuedGauge(registry, priority)).set(Double(count))
         }
     }
 
     /// Final per-target answers: `delivered`, `token_invalid`, `dead`, `superseded`.
     func targetsFinished(_ action: String, count: Int) {
         guard count > 0 else { return }
-        registry.counter("apns_sender_targets_total", help: "Targets with a final answer by action", labels: ["action": action])
-            .increment(by: count)
+        (targetsByAction[action] ?? Self.targetCounter(registry, action)).increment(by: count)
     }
 
     /// A message on the jobs topic that is not a usable job, by `MessageDecodeError.kind` or `invalid_job`.
