@@ -12,7 +12,7 @@
 # (VmHWM) of apns-sender and la-coordinator, the exactly-once check (every token once, no repeats) and the
 # load; then apns-bench's and h2load's rates and CPU against the same mock, and the ratios the issue's
 # targets are stated in. Needs the local stack (scripts/stack up) and h2load (nghttp2-client).
-# Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), BENCH_N (apns-bench/h2load requests, 200000),
+# Env: BIN_DIR (prebuilt release binaries), MOCK_PORT (22297), BENCH_N (apns-bench/h2load requests, 200000), BENCH_RUNS (3: batch runs of apns-bench, the median is the ratio's base),
 #      REPLICAS (1: replicas of apns-sender and of la-coordinator, each pair of kinds one consumer group; CPU
 #      and RSS columns then sum / take the largest over the replicas), APNS_CONNECTIONS (2),
 #      APNS_SENDER_MAX_JOBS (4), CHANNEL_SHARES ("0": for each N a run per share S of channel activities — a
@@ -193,7 +193,16 @@ run_bench() {
 # sends them (1,000 pushes per call, as many calls in flight as apns-sender runs jobs): the ratio's base.
 run_bench
 echo "# same mock: apns-bench one push per call ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request)"
-run_bench --batch 1000 --workers "${APNS_SENDER_MAX_JOBS:-4}"
+# apns-bench's CPU per push moves by ±15 % between identical runs here (13.7–19.4 µs in one sitting): the ratio's base is
+# the median of BENCH_RUNS runs, each printed.
+BENCH_RUNS=${BENCH_RUNS:-3}
+BATCH_US=(); BATCH_RATES=(); BATCH_MOCK=()
+for _ in $(seq 1 "$BENCH_RUNS"); do
+    run_bench --batch 1000 --workers "${APNS_SENDER_MAX_JOBS:-4}"
+    BATCH_US+=("$BENCH_US"); BATCH_RATES+=("${BENCH_RATE:-0}"); BATCH_MOCK+=("$MOCK_BENCH_US")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+BENCH_US=$(median "${BATCH_US[@]}"); BENCH_RATE=$(median "${BATCH_RATES[@]}"); MOCK_BENCH_US=$(median "${BATCH_MOCK[@]}")
 "$BIN_DIR/apns-bench" --write-h2load-inputs "$WORK/h2" --key "$KEY" >/dev/null
 HEADER_ARGS=()
 while IFS= read -r line; do [[ -n "$line" ]] && HEADER_ARGS+=(-H "$line"); done <"$WORK/h2/headers.txt"
@@ -201,10 +210,10 @@ h2load -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 -t 1 -d "$WORK/h2/payload.json" "
     "https://127.0.0.1:$MOCK_PORT$(cat "$WORK/h2/path.txt")" >"$WORK/h2load.out" 2>&1 || true
 H2_RATE=$(awk '/finished in/ { for (i = 1; i <= NF; i++) if ($i ~ /req\/s/) { v = $(i-1); gsub(",", "", v); print v } }' "$WORK/h2load.out" | head -1)
 H2_RATE=${H2_RATE%.*}
-echo "# same mock: apns-bench batches of 1,000 ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request); h2load ${H2_RATE:-?} req/s"
+echo "# same mock: apns-bench batches of 1,000 ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request; median of ${BENCH_RUNS} runs: ${BATCH_US[*]} µs); h2load ${H2_RATE:-?} req/s"
 for i in "${!RUNS[@]}"; do
     awk -v n="${RUNS[$i]/:/ share }" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
-        'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.2x)\n", n, (h > 0 ? 100 * e / h : 0), (b > 0 ? s / b : 0) }'
+        'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.0x)\n", n, (h > 0 ? 100 * e / h : 0), (b > 0 ? s / b : 0) }'
     awk -v n="${RUNS[$i]/:/ share }" -v m="${MOCK_COSTS[$i]}" -v budget="$MOCK_BUDGET_US" \
         'BEGIN { printf "# N=%s: mock-apns CPU per request in the fan-out = %.1f µs (budget <= %d µs: %s)\n", n, m, budget, (m <= budget ? "ok" : "OVER: the mock bounds every end-to-end figure; profile it (perf record -g -p its pid)") }'
 done
