@@ -252,6 +252,44 @@ import SharedTestSupport
         }
     }
 
+    /// Refused pushes are recorded with what was refused and why, numbered from the deliveries' sequence, so a checker
+    /// sees in answer order that a token was accepted, then refused (410, then an injected 503), then never accepted.
+    @Test func refusalsAreRecordedInAnswerOrder() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        let http = try HTTP2Client(configuration: HTTP2ClientConfiguration(
+            host: "127.0.0.1", port: mock.port, caFile: Fixtures.certificate.certificateFile, connections: 1))
+        defer { http.shutdown() }
+        let (target, other) = (Fixtures.target(), Fixtures.target())
+        func send(_ job: String, to target: APNsDeviceToken, priority: Int = 10) async -> APNsOutcome {
+            await client.send(payload: Fixtures.update, target: target, kind: .liveActivity, priority: priority, expiration: nil,
+                              apnsID: APNsID.derive(jobID: job, token: target.token))
+        }
+        #expect(await send("j1", to: target).action == .delivered)
+        mock.markUnregistered(target.token)
+        #expect(await send("j2", to: target).action == .tokenInvalid)
+        mock.setFaults(MockAPNsFaults(serviceUnavailableRate: 1))
+        #expect(await send("j3", to: other, priority: 5).action == .retry)
+        mock.setFaults(MockAPNsFaults())
+
+        let accepted = try #require(mock.deliveries(token: target.token).first?.sequence)
+        let refusals = mock.refusals()
+        #expect(refusals.map(\.token) == [target.token, other.token])
+        #expect(refusals.map(\.status) == [410, 503] && refusals.map(\.reason) == ["Unregistered", "ServiceUnavailable"])
+        #expect(refusals.map(\.priority) == [10, 5] && refusals.allSatisfy { $0.channelId == nil && $0.receivedAt > 0 })
+        #expect(refusals[0].apnsID == APNsID.derive(jobID: "j2", token: target.token))
+        #expect(refusals[0].sequence > accepted && refusals[1].sequence > refusals[0].sequence, "one order with the deliveries")
+        #expect(mock.refusals(token: other.token).map(\.sequence) == [refusals[1].sequence])
+        #expect(mock.refusals(since: refusals[0].sequence).count == 1 && mock.refusals(limit: 1).count == 1)
+
+        let body = try await http.send(HTTP2Request(method: "GET", path: "/mock/refusals?token=\(target.token)")).body
+        #expect(try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(body)) == [refusals[0]])
+        #expect(try await http.send(HTTP2Request(method: "GET", path: "/mock/refusals?since=x")).status == 400)
+        #expect(mock.counters.rejected == ["Unregistered": 1, "ServiceUnavailable": 1], "still counted")
+    }
+
     @Test func controlAPIAndDeliveryLogWork() async throws {
         let logFile = NSTemporaryDirectory() + "mock-apns-\(UUID().uuidString).jsonl"
         let mock = try Fixtures.mock(logFile: logFile)

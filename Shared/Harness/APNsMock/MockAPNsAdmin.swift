@@ -24,6 +24,8 @@ final class LockedServer: Sendable {
 /// - `GET /mock/faults`, `POST /mock/faults` `MockAPNsFaults` JSON (missing fields = off)
 /// - `GET /mock/deliveries?token=…&since=SEQ&limit=N` → recorded `MockAPNsDelivery` list, oldest first (all tokens
 ///   when no token; only those with `sequence` > SEQ when given; at most N when given)
+/// - `GET /mock/refusals?token=…&since=SEQ&limit=N` → recorded `MockAPNsRefusal` list (410s and injected faults after the
+///   request was read), oldest first, numbered from the same sequence as the deliveries
 /// - `GET /mock/channels` → every `MockAPNsChannel`
 /// - `POST /mock/channels/subscribe` / `unsubscribe` `{"channelId": "…", "subscriber": "…"}` → 204 (404 for an unknown channel)
 /// - `POST /mock/channels/subscribers` `{"channelId": "…", "count": N}` → counted-only subscribers (benchmarks)
@@ -92,6 +94,10 @@ enum MockAPNsAdmin {
             let parameters = queryParameters(query)
             guard let (since, limit) = page(parameters) else { return error(400, "since must be an integer and limit a positive integer") }
             return json(state.deliveries(token: parameters["token"], since: since, limit: limit))
+        case ("GET", "/mock/refusals"):
+            let parameters = queryParameters(query)
+            guard let (since, limit) = page(parameters) else { return error(400, "since must be an integer and limit a positive integer") }
+            return json(state.refusals(token: parameters["token"], since: since, limit: limit))
         case ("POST", "/mock/reset"):
             apply(MockAPNsFaults(), state: state, channels: channels, server: server, reset: true)
             return HTTP2ServerResponse(status: 204)

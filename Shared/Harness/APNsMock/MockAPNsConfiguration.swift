@@ -157,6 +157,28 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     public var apsTimestamp: Int64? = nil
 }
 
+/// A push the mock refused after reading whom it was for: a 410 for an unregistered token, or an injected fault (429,
+/// 5xx, …). Recorded beside the accepted pushes and numbered from the same sequence, so the two lists merge into the
+/// order in which APNs answered (what an independent checker reads: "no push to a token after APNs refused it").
+/// Requests refused before their target is known (a malformed request) are only counted.
+public struct MockAPNsRefusal: Codable, Sendable, Equatable {
+    /// Position in the mock's log, shared with `MockAPNsDelivery.sequence`.
+    public var sequence: Int
+    /// The device token, or nil for a broadcast.
+    public var token: String?
+    /// A broadcast's channel, or nil for a device push.
+    public var channelId: String?
+    /// The request's `apns-id` (device push) or `apns-request-id` (broadcast).
+    public var apnsID: String
+    public var status: Int
+    public var reason: String
+    public var priority: Int
+    /// The payload's `aps.timestamp` when the payload check read one.
+    public var apsTimestamp: Int64?
+    /// Mock clock, Unix milliseconds.
+    public var receivedAt: Int64
+}
+
 /// Accepted pushes that carried one `aps.timestamp`.
 public struct MockAPNsTimestampCount: Codable, Sendable, Equatable {
     public var accepted: Int

@@ -104,6 +104,12 @@ public final class MockAPNsServer: Sendable {
         state.deliveries(token: token, since: since, limit: limit)
     }
 
+    /// Refused pushes (410 for an unregistered token, injected faults) for `token` (all when nil), oldest first; only
+    /// those with a `sequence` above `since` (shared with `deliveries`), at most `limit`.
+    public func refusals(token: String? = nil, since: Int = 0, limit: Int = Int.max) -> [MockAPNsRefusal] {
+        state.refusals(token: token, since: since, limit: limit)
+    }
+
     public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, channels: channelStore, server: server) }
 
     /// Clears counters, deliveries, unregistered tokens, faults and recorded broadcasts (channels and their
@@ -148,18 +154,22 @@ public final class MockAPNsServer: Sendable {
             state.noteRejected(reason)
             return rejection(reason, apnsID: request.header("apns-id"), detail: detail, delay: delay)
         case .accept(let delivery):
+            func refused(_ reason: APNsReason) {
+                state.noteRefused(reason, token: delivery.token, channelId: nil, apnsID: delivery.apnsID, priority: delivery.priority,
+                                  apsTimestamp: delivery.apsTimestamp, receivedAt: delivery.receivedAt)
+            }
             if let since = state.unregisteredSince(delivery.token) {
-                state.noteRejected(.unregistered)
+                refused(.unregistered)
                 return rejection(.unregistered, apnsID: delivery.apnsID, timestamp: since, delay: delay)
             }
             if faults.unregisteredRate > 0, Double.random(in: 0..<1) < faults.unregisteredRate {
                 let since = Int64(now * 1000)
                 state.markUnregistered(delivery.token, since: since)
-                state.noteRejected(.unregistered)
+                refused(.unregistered)
                 return rejection(.unregistered, apnsID: delivery.apnsID, timestamp: since, delay: delay)
             }
             if let injected = faults.injected(throttled: faults.throttledTokens.contains(delivery.token)) {
-                state.noteRejected(injected)
+                refused(injected)
                 return rejection(injected, apnsID: delivery.apnsID, delay: delay)
             }
             state.noteAccepted(delivery)
@@ -180,7 +190,8 @@ public final class MockAPNsServer: Sendable {
             return rejection(reason, apnsID: nil, requestID: requestHeader, detail: detail, delay: delay)
         case .accept(let channelId, let environment, let requestId, let priority, let expiration):
             if let injected = faults.injected(throttled: faults.throttledChannels.contains(channelId)) {
-                state.noteRejected(injected)
+                state.noteRefused(injected, token: nil, channelId: channelId, apnsID: requestId, priority: priority,
+                                  apsTimestamp: nil, receivedAt: nowMilliseconds)
                 return rejection(injected, apnsID: nil, requestID: requestId, delay: delay)
             }
             let payload = String(decoding: request.body, as: UTF8.self)

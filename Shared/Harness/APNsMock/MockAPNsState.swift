@@ -31,6 +31,9 @@ final class MockAPNsState: Sendable {
         var log: [MockAPNsDelivery] = []
         /// Indices into `log` by token.
         var byToken: [String: [Int]] = [:]
+        /// Recorded refusals in answer order (ascending `sequence`), and indices into them by token.
+        var refusals: [MockAPNsRefusal] = []
+        var refusalsByToken: [String: [Int]] = [:]
         var recorded = 0
         /// The sequence of the last recorded push; survives `reset` so pollers never see one reused.
         var lastSequence = 0
@@ -72,6 +75,21 @@ final class MockAPNsState: Sendable {
     func markUnregistered(_ token: String, since milliseconds: Int64) { storage.withLock { $0.unregistered[token] = milliseconds } }
 
     func noteRejected(_ reason: APNsReason) { storage.withLock { $0.rejected[reason.rawValue, default: 0] += 1 } }
+
+    /// Counts a refused push and, when recording, records it (numbered from the accepted pushes' sequence).
+    func noteRefused(_ reason: APNsReason, token: String?, channelId: String?, apnsID: String, priority: Int, apsTimestamp: Int64?,
+                     receivedAt: Int64) {
+        storage.withLock { storage in
+            storage.rejected[reason.rawValue, default: 0] += 1
+            guard record && storage.recorded < maxRecorded else { return }
+            storage.lastSequence += 1
+            if let token { storage.refusalsByToken[token, default: []].append(storage.refusals.count) }
+            storage.refusals.append(MockAPNsRefusal(
+                sequence: storage.lastSequence, token: token, channelId: channelId, apnsID: apnsID, status: reason.status,
+                reason: reason.rawValue, priority: priority, apsTimestamp: apsTimestamp, receivedAt: receivedAt))
+            storage.recorded += 1
+        }
+    }
     func noteChannelRejected(_ reason: APNsReason) { storage.withLock { $0.channelRejected[reason.rawValue, default: 0] += 1 } }
 
     /// One token's accepted pushes and the newest `aps.timestamp` among them.
@@ -176,6 +194,19 @@ final class MockAPNsState: Sendable {
                 if (storage.log[middle].sequence ?? 0) > since { high = middle } else { low = middle + 1 }
             }
             return Array(storage.log[low...].prefix(limit))
+        }
+    }
+
+    /// Recorded refusals (of `token`, or all), oldest first, with a sequence above `since`; at most `limit`.
+    func refusals(token: String?, since: Int = 0, limit: Int = Int.max) -> [MockAPNsRefusal] {
+        storage.withLock { storage in
+            let candidates: [MockAPNsRefusal]
+            if let token {
+                candidates = (storage.refusalsByToken[token] ?? []).map { storage.refusals[$0] }
+            } else {
+                candidates = storage.refusals
+            }
+            return Array(candidates.lazy.filter { $0.sequence > since }.prefix(limit))
         }
     }
 
