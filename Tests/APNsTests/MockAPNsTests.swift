@@ -95,6 +95,30 @@ import SharedTestSupport
         #expect(mock.counters.accepted == 0)
     }
 
+    /// The mock reuses the last body's check for the same bytes (a job's pushes): the verdict still follows the bytes
+    /// and the push type, push by push.
+    @Test func aRepeatedBodyGetsTheSameVerdictForItsPushType() async throws {
+        let mock = try Fixtures.mock()
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port)
+        defer { client.shutdown() }
+        func send(_ payload: [UInt8], kind: APNsPushType) async -> APNsOutcome {
+            let target = Fixtures.target()
+            return await client.send(payload: payload, target: target, kind: kind, priority: 10, expiration: nil,
+                                     apnsID: APNsID.derive(jobID: "p", token: target.token))
+        }
+        let alertOnly = Array(#"{"aps":{"alert":{"title":"Wicket"}}}"#.utf8)
+        #expect(await send(alertOnly, kind: .liveActivity).reason == .unknown("PayloadInvalid"))
+        #expect(await send(alertOnly, kind: .liveActivity).reason == .unknown("PayloadInvalid"), "the same bytes again")
+        #expect(await send(alertOnly, kind: .alert).action == .delivered, "the same bytes as an alert")
+        #expect(await send(Fixtures.update, kind: .liveActivity).action == .delivered)
+        #expect(await send(Fixtures.update, kind: .liveActivity).action == .delivered)
+        let recorded = mock.deliveries()
+        #expect(recorded.count == 3 && recorded[1].payload == String(decoding: Fixtures.update, as: UTF8.self))
+        #expect(recorded[1].apsTimestamp != nil && recorded[1].apsTimestamp == recorded[2].apsTimestamp && recorded[0].apsTimestamp == nil)
+        #expect(mock.counters.rejected == ["PayloadInvalid": 2])
+    }
+
     @Test(arguments: [
         (MockAPNsFaults(tooManyRequestsRate: 1), APNsReason.tooManyRequests, 429),
         (MockAPNsFaults(internalErrorRate: 1), .internalServerError, 500),
