@@ -142,6 +142,8 @@ var harnessTargets: [Target] {[
     harness("APNsMock", ["APNs", "FastJSON", "HTTP2", "HTTP2Server", "Runtime"]),
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "Spawning", "HTTP2", "Kafka", "Postgres", "CricsheetReplay", "ServiceKit"]),
+    // Issue 42's independent checker: what APNs and the devices saw, never the services' counters.
+    harness("MatchDayCheck", ["APNsMock"]),
     harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
     harnessExecutable("MockAPNs", ["DevCredentials", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
@@ -195,6 +197,9 @@ var testTargets: [Target] {[
     tests("DeviceSimulatorTests", ["DevCredentials", "SharedTestSupport", "APNsMock", "Crypto", "DeviceSimulator", "ClientCore", "Contracts", "Auth", "APNs", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
     tests("AuthTests", ["DevCredentials", "SharedTestSupport", "Auth", "Crypto", "Runtime"]),
     tests("APITests", ["Spawning", "DevCredentials", "SharedTestSupport", "API", "DeliveryRecord", "Operations", "PushComposition", "BroadcastChannels", "Auth", "HTTPServer", "ServiceKit", "Kafka", "Postgres", "Schema", "Contracts", "Runtime", "Crypto"]),
-    tests("EndToEndTests", ["Spawning", "PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime"]),
-    tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime"]),
+    tests("EndToEndTests", ["Spawning", "PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime",
+                            "APNsMock", "MatchDayCheck"]),
+    tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime",
+                         "APNsMock", "MatchDayCheck"]),
+    tests("MatchDayCheckTests", ["MatchDayCheck", "APNsMock"]),
 ]}

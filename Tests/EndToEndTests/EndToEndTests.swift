@@ -1,7 +1,9 @@
+import APNsMock
 import Contracts
 import PipelineTestSupport
 import DevStack
 import Foundation
+import MatchDayCheck
 import Postgres
 import Runtime
 import SharedTestSupport
@@ -237,6 +239,15 @@ import Testing
             #expect(device.updatesReceived + device.endsReceived == device.channelCopiesReceived,
                     "\(device.deviceId) got no per-token update (\(device.updatesReceived) updates + \(device.endsReceived) ends, \(device.channelCopiesReceived) copies)")
         }
+
+        // Issue 42's checker from APNs' side alone (every push mock-apns accepted or refused, per token in answer order):
+        // no device was sent an older state after a newer one, nothing made after the invalidated token's refusal went to
+        // it, and no payload reached a token twice.
+        let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+        let refused = try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(try await mock.send("GET", "/mock/refusals").body))
+        let checked = PushLogRules().check(deliveries: accepted, refusals: refused)
+        #expect(checked.violations.isEmpty, "\(checked.violations.map(\.description).joined(separator: "\n"))")
+        #expect(checked.refused > 0 && checked.accepted == accepted.count, "the invalidated token's refusal is in the log: \(checked)")
 
         // The dismissing user's token device: nothing after its end push.
         let now = try await sim.device(mixedAToken.deviceId)

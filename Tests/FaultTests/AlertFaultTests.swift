@@ -1,5 +1,7 @@
+import APNsMock
 import DevStack
 import Foundation
+import MatchDayCheck
 import PipelineTestSupport
 import Runtime
 import SharedTestSupport
@@ -103,6 +105,7 @@ struct AlertRun {
         }
         _ = try await mock.send("POST", "/mock/faults", json: "{}")
         try await waitUntilCleared("APNsUnregisteredRateHigh", [:], timeout: .seconds(180))
+        try await checkPushLog(mock)
 
         // Every recording rule has produced its series (the SLO ratios exist only once priority-10 pushes were sent).
         let recorded = PromQLMetricNames.recordedNames(rules)
@@ -111,6 +114,19 @@ struct AlertRun {
         // The look-back the healthy checks use (here and in EndToEndTests) sees the three alerts that fired.
         let fired = Set(try await prometheus.alertsFired(within: ContinuousClock.now - healthyFrom).map(\.name))
         #expect(fired.isSuperset(of: ["ServiceDown", "DependencyUnreachable", "APNsUnregisteredRateHigh"]), "\(fired)")
+    }
+
+    /// Issue 42's checker over the whole run, from APNs' side alone: APNs refused many tokens (410), and nothing made after
+    /// a refusal was known went to its token.
+    func checkPushLog(_ mock: MockAPNsControl) async throws {
+        let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+        let refused = try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(try await mock.send("GET", "/mock/refusals").body))
+        let report = PushLogRules().check(deliveries: accepted, refusals: refused)
+        logger.info("push log checked", ["tokens": String(report.tokens), "accepted": String(report.accepted), "refused": String(report.refused),
+                                         "violations": report.violations.map(\.description).joined(separator: " | ")])
+        #expect(report.refused > 0)
+        let afterRefusal = report.violations.filter { $0.rule == .pushAfterRefusal }
+        #expect(afterRefusal.isEmpty, "\(afterRefusal.map(\.description).joined(separator: "\n"))")
     }
 
     /// (a): the names every alert, recording rule and dashboard panel reads, against the series Prometheus holds.

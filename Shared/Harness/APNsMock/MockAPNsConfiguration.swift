@@ -155,6 +155,24 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
     public var channelId: String? = nil
     /// The payload's `aps.timestamp` as the payload check read it (nil when payloads are not checked or it has none).
     public var apsTimestamp: Int64? = nil
+
+    public init(apnsID: String, token: String, topic: String, pushType: String, priority: Int, expiration: Int64?, collapseID: String?,
+                payload: String, receivedAt: Int64, connectionID: Int, sequence: Int? = nil, channelId: String? = nil,
+                apsTimestamp: Int64? = nil) {
+        self.apnsID = apnsID
+        self.token = token
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.payload = payload
+        self.receivedAt = receivedAt
+        self.connectionID = connectionID
+        self.sequence = sequence
+        self.channelId = channelId
+        self.apsTimestamp = apsTimestamp
+    }
 }
 
 /// A push the mock refused after reading whom it was for: a 410 for an unregistered token, or an injected fault (429,
@@ -177,6 +195,19 @@ public struct MockAPNsRefusal: Codable, Sendable, Equatable {
     public var apsTimestamp: Int64?
     /// Mock clock, Unix milliseconds.
     public var receivedAt: Int64
+
+    public init(sequence: Int, token: String?, channelId: String?, apnsID: String, status: Int, reason: String, priority: Int,
+                apsTimestamp: Int64?, receivedAt: Int64) {
+        self.sequence = sequence
+        self.token = token
+        self.channelId = channelId
+        self.apnsID = apnsID
+        self.status = status
+        self.reason = reason
+        self.priority = priority
+        self.apsTimestamp = apsTimestamp
+        self.receivedAt = receivedAt
+    }
 }
 
 /// Accepted pushes that carried one `aps.timestamp`.
