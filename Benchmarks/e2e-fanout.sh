@@ -199,8 +199,14 @@ BENCH_RUNS=${BENCH_RUNS:-3}
 BATCH_US=(); BATCH_RATES=(); BATCH_MOCK=()
 for _ in $(seq 1 "$BENCH_RUNS"); do
     run_bench --batch 1000 --workers "${APNS_SENDER_MAX_JOBS:-4}"
+    # A run without a result (apns-bench failed: its output says why) is left out of the median, and said.
+    if [[ -z "${BENCH_RATE:-}" ]] || awk -v us="$BENCH_US" 'BEGIN { exit !(us <= 0) }'; then
+        echo "e2e-fanout: an apns-bench batch run gave no result: $(tail -3 "$WORK/bench.out" | tr '\n' ' ')" >&2
+        continue
+    fi
     BATCH_US+=("$BENCH_US"); BATCH_RATES+=("${BENCH_RATE:-0}"); BATCH_MOCK+=("$MOCK_BENCH_US")
 done
+[[ ${#BATCH_US[@]} -gt 0 ]] || { echo "e2e-fanout: every apns-bench batch run failed" >&2; BATCH_US=(0); BATCH_RATES=(0); BATCH_MOCK=(0); }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 BENCH_US=$(median "${BATCH_US[@]}"); BENCH_RATE=$(median "${BATCH_RATES[@]}"); MOCK_BENCH_US=$(median "${BATCH_MOCK[@]}")
 "$BIN_DIR/apns-bench" --write-h2load-inputs "$WORK/h2" --key "$KEY" >/dev/null
@@ -210,7 +216,7 @@ h2load -n "$BENCH_N" -c "$CONNECTIONS" -m 1000 -t 1 -d "$WORK/h2/payload.json" "
     "https://127.0.0.1:$MOCK_PORT$(cat "$WORK/h2/path.txt")" >"$WORK/h2load.out" 2>&1 || true
 H2_RATE=$(awk '/finished in/ { for (i = 1; i <= NF; i++) if ($i ~ /req\/s/) { v = $(i-1); gsub(",", "", v); print v } }' "$WORK/h2load.out" | head -1)
 H2_RATE=${H2_RATE%.*}
-echo "# same mock: apns-bench batches of 1,000 ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request; median of ${BENCH_RUNS} runs: ${BATCH_US[*]} µs); h2load ${H2_RATE:-?} req/s"
+echo "# same mock: apns-bench batches of 1,000 ${BENCH_RATE:-?} pushes/s at ${BENCH_US} µs CPU per push (mock ${MOCK_BENCH_US} µs/request; median of ${#BATCH_US[@]} runs: ${BATCH_US[*]} µs); h2load ${H2_RATE:-?} req/s"
 for i in "${!RUNS[@]}"; do
     awk -v n="${RUNS[$i]/:/ share }" -v e="${E2E_RATES[$i]}" -v h="${H2_RATE:-0}" -v s="${SENDER_COSTS[$i]}" -v b="$BENCH_US" \
         'BEGIN { printf "# N=%s: end-to-end / h2load = %.1f %% (target >= 90 %%); apns-sender / apns-bench CPU per push = %.2fx (target <= 1.0x)\n", n, (h > 0 ? 100 * e / h : 0), (b > 0 ? s / b : 0) }'
