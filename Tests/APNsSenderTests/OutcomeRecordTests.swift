@@ -56,5 +56,8 @@ import Testing
         #expect(outcome.results.map(\.apnsId) == [ok, gone, busy].map { APNsID.derive(jobID: job.jobId, token: $0) })
         let channel = try #require(outcomes.first { $0.channel != nil })
         #expect(channel.results.map(\.result) == [.accepted] && channel.results[0].token == TokenMask.mask("Q0hBTk5FTC0x"))
+        #expect(outcome.sendId != nil && channel.sendId != nil && outcome.sendId != channel.sendId, "each sending has its own id")
+        let ids = OutcomeSendIDs(prefix: 3)
+        #expect([ids.next(), ids.next()] == [3 << 32 | 1, 3 << 32 | 2] && OutcomeSendIDs(prefix: 4).next() != ids.next())
     }
 }

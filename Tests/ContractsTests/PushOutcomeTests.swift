@@ -24,7 +24,8 @@ import Testing
             PushTargetResult(userId: "u3", deviceId: "d3", token: "…87654321", result: .dead, status: 503, reason: "ServiceUnavailable",
                              apnsId: "x", tries: 15, at: 1_700_000_001_000),
         ]
-        let outcome = PushOutcome(job: job, contentTimestamp: variant == 3 ? nil : 1_700_000_000, finishedAt: 1_700_000_001_000, results: results)
+        let outcome = PushOutcome(job: job, contentTimestamp: variant == 3 ? nil : 1_700_000_000, finishedAt: 1_700_000_001_000, results: results,
+                                  sendId: variant == 1 ? nil : Int64(variant + 1) << 32 | 5)
         let fast = PushOutcomeEncoder.encode(outcome)
         #expect(fast == (try MessageCodec.encode(outcome)), "\(String(decoding: fast, as: UTF8.self))")
         #expect(try MessageCodec.decode(PushOutcome.self, from: fast) == outcome)

@@ -67,6 +67,23 @@ import Testing
                 "the batch offered at 500 skipped offsets 4…499: a gap, although it folded nothing new")
     }
 
+    @Test("two sendings of one job finished in the same millisecond are both recorded; each one's message replayed is not")
+    func sendingsInTheSameMillisecond() async throws {
+        let database = try await TestServers.database(schemaPrefix: "record", logger: Self.logger)
+        defer { Task { await database.shutdown() } }
+        let store = DeliveryRecordStore(database: database)
+        var first = Self.outcome("e1:0:0", priority: 10, seq: 1, users: ["u1"], at: 1_010_000)
+        first.sendId = 7 << 32 | 1
+        var second = first
+        second.sendId = 9 << 32 | 1
+        let legacy = Self.outcome("e1:0:0", priority: 10, seq: 1, users: ["u1"], at: 1_010_000)
+        #expect(try await Self.record(store, topic: "t", first: 0, [first, second, first]).pushes == 2, "one batch: both sendings, the replay once")
+        #expect(try await Self.record(store, topic: "t", first: 3, [second, legacy]).pushes == 1, "a sender without send ids: its own identity")
+        #expect(try await Self.record(store, topic: "t", first: 5, [legacy]).pushes == 0)
+        let row = try #require(try await store.row(matchId: "m1", userId: "u1", deviceId: "d1"))
+        #expect(row.sent == 3 && row.accepted == 3, "\(row)")
+    }
+
     @Test("history stays at 20 entries; an older entry never replaces a newer last delivery")
     func boundedHistory() async throws {
         let database = try await TestServers.database(schemaPrefix: "record", logger: Self.logger)

@@ -30,8 +30,12 @@ public struct PushOutcome: VersionedMessage, Equatable {
     /// A broadcast job's channel; then `results` holds one entry with empty user and device ids.
     public var channel: PushChannel?
     public var results: [PushTargetResult]
+    /// Which sending of the job this is: unique per apns-sender process and job taken (`OutcomeSendIDs`), the same in a
+    /// replayed message. With the job and `finishedAt` it is the outcome's identity in the delivery record, so two
+    /// sendings of one job that finish in the same millisecond are both recorded. nil from a sender before it (0 there).
+    public var sendId: Int64?
 
-    public init(job: PushJob, contentTimestamp: Int64?, finishedAt: Int64, results: [PushTargetResult]) {
+    public init(job: PushJob, contentTimestamp: Int64?, finishedAt: Int64, results: [PushTargetResult], sendId: Int64? = nil) {
         schema = Self.currentSchema
         jobId = job.jobId
         kind = job.kind
@@ -46,6 +50,7 @@ public struct PushOutcome: VersionedMessage, Equatable {
         channel = job.channel
         trimStep = job.trimStep
         self.results = results
+        self.sendId = sendId
     }
 }
 

@@ -77,6 +77,10 @@ public enum PushOutcomeEncoder {
         public consuming func finish() -> [UInt8] {
             literal(#"],"schema":"#)
             JSONBytes.integer(tail.schema, &out)
+            if let sendId = tail.sendId {
+                literal(#","sendId":"#)
+                JSONBytes.integer(sendId, &out)
+            }
             literal(#","stateSeq":"#)
             JSONBytes.integer(tail.stateSeq, &out)
             if let trimStep = tail.trimStep {

@@ -45,8 +45,13 @@ public struct DeliveryRecordStore: Sendable {
         }
     }
 
+    /// An outcome's identity: a replayed message has the same, another sending of its job (`sendId`) a new one.
+    static func identity(_ match: String, _ jobKey: Int64, _ finishedAt: Int64, _ sendId: Int64) -> String {
+        "\(match)|\(jobKey)|\(finishedAt)|\(sendId)"
+    }
+
     /// Folds and writes a batch in one transaction, exactly once per outcome: each outcome's identity (match, job,
-    /// finish time — a replayed message has the same, a job apns-sender sent again a new one) goes into
+    /// finish time, send id — a replayed message has the same, a job apns-sender sent again a new one) goes into
     /// `delivery_outcomes` first, and only those not there before are folded. This holds whatever the consumer group
     /// replays, whichever recorder gets a partition, and if the topic is ever recreated. The partitions' offset rows
     /// (locked, in order) say where the record stands: a batch that starts past the stored next offset leaves a gap (the
@@ -87,24 +92,29 @@ public struct DeliveryRecordStore: Sendable {
             var fresh = Set<String>()
             if !batch.isEmpty {
                 var matches = PostgresTextArray.Builder(), keys = PostgresTextArray.Builder(), finished = PostgresTextArray.Builder()
+                var sends = PostgresTextArray.Builder()
                 for item in batch {
                     matches.append(item.outcome.matchId)
                     keys.append(DeliverySlot.key(jobId: item.outcome.jobId))
                     finished.append(item.outcome.finishedAt)
+                    sends.append(item.outcome.sendId ?? 0)
                 }
                 let inserted = try await connection.query(
                     """
-                    INSERT INTO delivery_outcomes (match_id, job_key, finished_at)
-                    SELECT DISTINCT m, k, f FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(m, k, f) ORDER BY m, k, f
-                    ON CONFLICT DO NOTHING RETURNING match_id, job_key, finished_at
-                    """, [matches.literal, keys.literal, finished.literal], prepared: true)
+                    INSERT INTO delivery_outcomes (match_id, job_key, finished_at, send_id)
+                    SELECT DISTINCT m, k, f, s FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[]) AS u(m, k, f, s)
+                    ORDER BY m, k, f, s
+                    ON CONFLICT DO NOTHING RETURNING match_id, job_key, finished_at, send_id
+                    """, [matches.literal, keys.literal, finished.literal, sends.literal], prepared: true)
                 for row in inserted {
-                    fresh.insert("\(try row.decode("match_id", as: String.self))|\(try row.decode("job_key", as: Int64.self))|\(try row.decode("finished_at", as: Int64.self))")
+                    fresh.insert(Self.identity(try row.decode("match_id", as: String.self), try row.decode("job_key", as: Int64.self),
+                                               try row.decode("finished_at", as: Int64.self), try row.decode("send_id", as: Int64.self)))
                 }
             }
             var fold = DeliveryFold()
             for item in batch {
-                let identity = "\(item.outcome.matchId)|\(DeliverySlot.key(jobId: item.outcome.jobId))|\(item.outcome.finishedAt)"
+                let identity = Self.identity(item.outcome.matchId, DeliverySlot.key(jobId: item.outcome.jobId), item.outcome.finishedAt,
+                                             item.outcome.sendId ?? 0)
                 if fresh.remove(identity) != nil { fold.add(item.outcome) }
             }
             var written = 0

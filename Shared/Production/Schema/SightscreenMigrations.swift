@@ -5,7 +5,7 @@ import Postgres
 public enum SightscreenMigrations {
     /// All migrations, ascending by version.
     public static let all: [PostgresMigration] = [initialTables, detectorState, pollerFeedHash, keyEventTime, feedBalls, activityDays, detectorStateOnce,
-                                                   activityEnvironment, broadcastChannels, channelDelivery, deliveryRecord]
+                                                   activityEnvironment, broadcastChannels, channelDelivery, deliveryRecord, outcomeSendID]
 
     /// Version 1: the tables of DESIGN.md "PostgreSQL" (replacing the seeds' DynamoDB tables).
     public static let initialTables = PostgresMigration(

@@ -36,9 +36,10 @@ extension JobProcessor {
         var lastStatus: Int?
         var lastReason: String?
         var tries = 0
+        let sendId = sendIDs.next()
         func outcomeMessage(_ result: PushResult) -> KafkaOutgoingMessage {
             publisher.outcome(OutcomeLedger.broadcast(job, channel: channel, result: result, status: lastStatus, reason: lastReason ?? (result == .superseded ? "a newer state of this channel was sent first" : nil),
-                                                      tries: tries, at: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), key: "")
+                                                      tries: tries, at: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000), sendId: sendId), key: "")
         }
         while !dead {
             if coalescer.isSuperseded(job, channel: channel) {

@@ -28,6 +28,8 @@ struct JobProcessor: Sendable {
     let logger: Logger
     /// Latest-wins per broadcast channel, shared by every job this processor runs.
     var coalescer = BroadcastCoalescer()
+    /// One id per sending of a job, written in its outcome.
+    var sendIDs = OutcomeSendIDs()
 
     /// Processes a decoded, valid job. Between retry rounds the job waits through `slot`, which
     /// parks it without a sending slot when its `JobSet` has room. With `order`, each round of an update or end
@@ -121,7 +123,8 @@ struct JobProcessor: Sendable {
         var records: [KafkaOutgoingMessage] = []
         do {
             records = try invalid.map(publisher.tokenInvalid)
-            records.append(publisher.outcome(ledger.encoded(finishedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)), of: job, key: key))
+            records.append(publisher.outcome(ledger.encoded(finishedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000), sendId: sendIDs.next()),
+                                             of: job, key: key))
             if !dead.isEmpty {
                 let record = DeadPush(
                     job: job, undelivered: dead, cause: cause, lastError: lastError ?? "unknown",
@@ -155,7 +158,7 @@ struct JobProcessor: Sendable {
             job: job, undelivered: job.targets, cause: .permanent, lastError: reason, diedAt: Int64(scheduler.clock.now().timeIntervalSince1970 * 1000))
         var ledger = OutcomeLedger(job)
         ledger.finish(Array(job.targets.indices), as: .dead, why: reason)
-        let outcome = publisher.outcome(ledger.encoded(finishedAt: record.diedAt), of: job, key: "")
+        let outcome = publisher.outcome(ledger.encoded(finishedAt: record.diedAt, sendId: sendIDs.next()), of: job, key: "")
         guard let message = try? publisher.dead(record), await publisher.publish([message, outcome]) else { return abandon(job) }
         metrics.deadProduced.increment()
         metrics.targetsFinished("dead", count: job.targets.count)

@@ -45,9 +45,9 @@ struct OutcomeLedger {
 
     /// The outcome message's bytes (`PushOutcomeEncoder`, written from the ledger's columns: no per-target result or
     /// masked-token String). Targets without a result (none once the job finished) are reported dead.
-    func encoded(finishedAt: Int64) -> [UInt8] {
+    func encoded(finishedAt: Int64, sendId: Int64) -> [UInt8] {
         let header = PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: finishedAt,
-                                 results: [])
+                                 results: [], sendId: sendId)
         var writer = PushOutcomeEncoder.Writer(header, rows: job.targets.count)
         for (index, target) in job.targets.enumerated() {
             writer.row(userId: target.userId, deviceId: target.deviceId, wholeToken: target.token, result: result[index] ?? .dead,
@@ -58,10 +58,10 @@ struct OutcomeLedger {
 
     /// The outcome of a broadcast job: one result for its channel.
     static func broadcast(_ job: PushJob, channel: PushChannel, result: PushResult, status: Int?, reason: String?, tries: Int,
-                          at: Int64?) -> PushOutcome {
+                          at: Int64?, sendId: Int64) -> PushOutcome {
         PushOutcome(job: job, contentTimestamp: LiveActivityPayload.timestamp(inEncoded: job.payload), finishedAt: at ?? job.createdAt,
                     results: [PushTargetResult(userId: "", deviceId: "", token: TokenMask.mask(channel.channelId), result: result,
                                                status: status, reason: reason, apnsId: APNsID.derive(jobID: job.jobId, token: channel.channelId),
-                                               tries: tries, at: at)])
+                                               tries: tries, at: at)], sendId: sendId)
     }
 }
