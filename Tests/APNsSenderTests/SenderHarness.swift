@@ -110,13 +110,14 @@ final class SenderHarness: Sendable {
 
     /// Committed next-offsets of the sender's group on the jobs topic.
     func committed() async throws -> [KafkaTopicPartition: Int64] {
-        try await admin.committedOffsets(group: configuration.groupID, topics: [configuration.jobsTopic], timeout: .seconds(5))
+        try await admin.committedOffsets(group: configuration.groupID, topics: [configuration.jobsTopic], timeout: .seconds(15))
     }
 
     /// Waits until the group's committed offsets sum to `messages` (every message committed).
     func waitForCommitted(_ messages: Int64, timeout: Duration = .seconds(30)) async throws {
+        // A read that times out (a busy machine, the broker slow to answer OffsetFetch) is "not yet": asked again.
         try await eventually("\(messages) committed messages", within: timeout, every: .milliseconds(50)) {
-            try await committed().values.reduce(0, +) == messages
+            (try? await committed())?.values.reduce(0, +) == messages
         }
     }
 

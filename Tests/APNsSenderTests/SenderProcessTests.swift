@@ -103,7 +103,7 @@ import Testing
         #expect(try await first.waitForExit(timeout: .seconds(5)) == SIGKILL)
         let deliveredBeforeKill = Set(mock.deliveries().map(\.token))
         #expect(deliveredBeforeKill.count < 300, "killed mid-job")
-        let committedAfterKill = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5))
+        let committedAfterKill = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(15))
         #expect(committedAfterKill.values.reduce(0, +) == 0, "nothing committed before the job finished")
 
         mock.setFaults(MockAPNsFaults())
@@ -112,7 +112,7 @@ import Testing
             Set(mock.deliveries().map(\.token)).count == 300
         }
         try await eventually("the job committed", within: .seconds(20), every: .milliseconds(50)) {
-            try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5)).values.reduce(0, +) == 1
+            try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(15)).values.reduce(0, +) == 1
         }
         for target in job.targets {
             let received = mock.deliveries(token: target.token)
@@ -154,7 +154,7 @@ import Testing
         for target in job.targets {
             #expect(mock.deliveries(token: target.token).count == 1, "every target of the in-flight job answered once")
         }
-        let committed = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(5))
+        let committed = try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(15))
         #expect(committed.values.reduce(0, +) == 1, "the finished job was committed before the exit")
         #expect(first.log.contains(#""event":"service_stopping""#))
 

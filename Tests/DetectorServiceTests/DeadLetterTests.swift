@@ -49,7 +49,7 @@ struct DetectorDeadLetterTests {
                                    logger: ServiceTestSupport.quiet)
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            let committed = (try? await admin.committedOffsets(group: group, topics: [input], timeout: .seconds(3))) ?? [:]
+            let committed = (try? await admin.committedOffsets(group: group, topics: [input], timeout: .seconds(15))) ?? [:]
             if committed.values.reduce(0, +) >= 4, !recording.events.withLock({ $0.isEmpty }) { break }
             try await Task.sleep(for: .milliseconds(200))
         }

@@ -25,7 +25,7 @@ import Testing
         }
         let group = TestServers.unique("fast-forward-group")
         await DevConsumerGroups.fastForward(group: group, topic: topic, cluster: KafkaCluster(bootstrapServers: TestServers.brokers), logger: logger, timeout: .seconds(30))
-        let committed = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(5))
+        let committed = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(15))
         #expect(committed.count == 6, "every partition committed: \(committed)")
         #expect(committed.values.reduce(0, +) == 60, "past all 60 old records: \(committed)")
 

@@ -39,7 +39,7 @@ import Testing
         release.update { $0 = true }
         try await loop.value
         #expect(handled.withLock { $0 } == ["m0", "m1"], "the message in hand was finished, none after it taken")
-        let committed = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(5))
+        let committed = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(15))
         #expect(committed.values.reduce(0, +) == 2, "both handled messages, and only they, are committed: \(committed)")
         try await consumer.close()
 

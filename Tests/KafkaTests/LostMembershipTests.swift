@@ -55,7 +55,7 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
             if Set(handled()).isSuperset(of: values),
-               let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(3)),
+               let offsets = try? await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(15)),
                offsets.values.reduce(0, +) == Int64(values.count) {
                 return offsets
             }

@@ -73,7 +73,7 @@ struct DeadPushRedriveTests {
             redriver.deadTopic = deadTopic
             redriver.jobsTopic = jobsTopic
             redriver.shards = 8
-            redriver.idle = .seconds(1)
+            redriver.idle = .seconds(5)  // a busy machine can take seconds between the assignment and the first fetch
             redriver.timeout = .seconds(60)
             redriver.dryRun = dryRun
             return redriver

@@ -52,7 +52,7 @@ public enum TestServers {
         let admin = try KafkaAdmin(configuration: KafkaAdminConfiguration(bootstrapServers: brokers, clientId: unique("tests-admin")),
                                    logger: logger)
         do {
-            _ = try await admin.listTopics(timeout: .seconds(3))
+            _ = try await admin.listTopics(timeout: .seconds(20))
         } catch {
             throw TestEnvironmentFailure(
                 description: "Kafka broker not reachable at \(brokers): start it with scripts/stack servers (\(error))")

@@ -19,6 +19,10 @@ import Testing
         throw ExecutableMissing(name: name, searchedFrom: directory.path)
     }
 
+    struct TopicCreationFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
     struct ExecutableMissing: Error, CustomStringConvertible {
         let name: String
         let searchedFrom: String
@@ -148,9 +152,13 @@ import Testing
         let name = "executable-test-\(UUID().uuidString.prefix(8).lowercased())"
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).conf")
         try Data("\(name) 1\n".utf8).write(to: config)
+        let log = try ServiceLogFile(service: "topics-create")
         let creator = try Subprocess(executable: try executable("sightscreen").path, arguments: ["topics", "create", "--config", config.path],
-                                     standardOutput: .null)
-        guard await creator.waitForExit() == .exited(0) else { throw ExecutableMissing(name: "sightscreen topics create (Kafka down? scripts/stack up)", searchedFrom: config.path) }
+                                     standardOutput: .null, standardError: .file(log.handle))
+        let ended = await creator.waitForExit()
+        guard ended == .exited(0) else {
+            throw TopicCreationFailed(description: "sightscreen topics create \(name) \(ended) (Kafka down? scripts/stack up): \(log.text().suffix(2000))")
+        }
         return name
     }
 

@@ -11,11 +11,14 @@ final class SenderProgress: Sendable {
     /// The jobs topic (`LA_JOBS_TOPIC`).
     let topic: String
     let logger: Logger
+    /// How long one read may take before it counts as failed (2 s: a held update should not wait on a slow broker).
+    let readTimeout: Duration
     /// Since when every read found no commit at all (nil: the last read found some), and whether that was warned.
     private let emptySince = LockedValue<(since: ContinuousClock.Instant?, warned: Bool)>((nil, false))
 
-    init(admin: KafkaAdmin, group: String, topic: String, logger: Logger) {
+    init(admin: KafkaAdmin, group: String, topic: String, readTimeout: Duration = .seconds(2), logger: Logger) {
         self.admin = admin
+        self.readTimeout = readTimeout
         self.group = group
         self.topic = topic
         self.logger = logger
@@ -27,7 +30,7 @@ final class SenderProgress: Sendable {
     /// then wait for the hold bound).
     func committed() async -> [Int32: Int64]? {
         do {
-            let offsets = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(2))
+            let offsets = try await admin.committedOffsets(group: group, topics: [topic], timeout: readTimeout)
             var byPartition: [Int32: Int64] = [:]
             for (partition, offset) in offsets where partition.topic == topic && offset >= 0 { byPartition[partition.partition] = offset }
             let warn = emptySince.withLock { state -> Bool in
