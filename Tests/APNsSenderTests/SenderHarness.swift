@@ -148,18 +148,14 @@ final class SenderHarness: Sendable {
     /// checks that no log line carried the provider token or the key.
     func stop(timeout: Duration = .seconds(30)) async throws {
         group.triggerGracefulShutdown()
-        let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { [task] in
-                try await task.value
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return false
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        // Not a task group racing `task.value` against a sleep: a group waits for every child, and `task.value`
+        // ignores cancellation, so a sender that never returned kept the test (and the whole phase) waiting.
+        let returned = AsyncCondition(false)
+        Task { [task] in
+            _ = try? await task.value
+            returned.update { $0 = true }
         }
+        let finished = await returned.wait(until: { $0 }, timeout: timeout)
         if !finished { task.cancel() }
         #expect(finished, "the sender did not stop within \(timeout)")
         try? await results.close()

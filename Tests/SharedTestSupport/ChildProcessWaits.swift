@@ -26,19 +26,53 @@ public enum ChildEnvironment {
     }
 }
 
-/// A short-lived child process run to its end.
+/// A short-lived child process run to its end, within a bound.
 public enum ChildProcess {
-    /// Runs `executable` with `arguments` (and `environment` added to this process's) until it
-    /// exits, without blocking a cooperative thread; its exit status and standard output (standard
-    /// error is discarded).
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws
-        -> (status: Int32, output: Data)
-    {
-        let child = try Subprocess(executable: executable.path, arguments: arguments,
+    /// A child that had not exited within its bound: it and every process of its group were killed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let executable: String
+        public let arguments: [String]
+        public let timeout: Duration
+        /// What it had written to standard output by then (the end of it).
+        public let output: String
+        public var description: String {
+            "\(executable) \(arguments.joined(separator: " ")) did not exit within \(timeout): killed; its output ended: \(output.suffix(1000))"
+        }
+    }
+
+    /// Runs `executable` with `arguments` (and `environment` added to this process's) until it exits or `timeout`
+    /// passes, without blocking a cooperative thread; its exit status and standard output (standard error is
+    /// discarded).
+    ///
+    /// The child leads a process group of its own and writes to a temporary file, not a pipe: a helper it leaves
+    /// behind (Chromium's crash handler, a zygote) holding the write end of a pipe kept a read-to-end waiting
+    /// forever. Once the child exited, or past the bound, what remains of its group is killed.
+    /// - Throws: `TimedOut` (after killing it) when it runs past `timeout`.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           timeout: Duration = .seconds(120)) async throws -> (status: Int32, output: Data) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).out")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        let child: Subprocess
+        do {
+            child = try Subprocess(executable: executable.path, arguments: arguments,
                                    environment: ChildEnvironment.supervised(environment),
-                                   standardOutput: .pipe, standardError: .null)
-        let output = await child.standardOutput!.readAll()
-        return (await child.waitForExit().status, output)
+                                   standardOutput: .file(handle), standardError: .null, newProcessGroup: true)
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        try? handle.close()
+        let ended = await child.waitForExit(timeout: timeout)
+        kill(-child.pid, SIGKILL)  // the group: whatever the child left running (or the child itself, past the bound)
+        let output = (try? Data(contentsOf: file)) ?? Data()
+        guard let ended else {
+            await child.waitForExit()
+            throw TimedOut(executable: executable.path, arguments: arguments, timeout: timeout,
+                           output: String(decoding: output, as: UTF8.self))
+        }
+        return (ended.status, output)
     }
 }
 
