@@ -106,6 +106,10 @@ public final class KafkaProducer: Sendable {
     }
 
     /// Flushes, then stops the poll thread. Later sends fail with a `_STATE` error.
+    ///
+    /// Whatever is still outstanding then (the flush timed out, or a send slipped in after it) is purged and its
+    /// delivery report served before the thread stops (within ``shutdownDrain``): every `send` waiting on a report
+    /// gets one, a failure, instead of waiting for ever on a thread that no longer polls.
     public func shutdown(timeout: Duration = .seconds(10)) async throws {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let instance = current.withLock { $0 }
@@ -113,11 +117,16 @@ public final class KafkaProducer: Sendable {
         do {
             try await flush(timeout: timeout)
         } catch {
+            instance.pollThread.drainAndStop(within: Self.shutdownDrain)
             await instance.pollThread.stop()
             throw error
         }
+        instance.pollThread.drainAndStop(within: Self.shutdownDrain)
         await instance.pollThread.stop()
     }
+
+    /// How long a shutdown serves the purged messages' delivery reports.
+    static let shutdownDrain: Duration = .seconds(2)
 
     /// Messages enqueued and not yet acknowledged.
     public var outstandingMessages: Int { Int(client.outstanding) }
