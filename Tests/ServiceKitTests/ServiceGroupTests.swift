@@ -78,6 +78,34 @@ import Testing
         #expect(sawReady.withLock { $0 } == false, "the service saw /ready already false when asked to stop")
     }
 
+    @Test func twoServicesIgnoringShutdownAreEachCancelledAfterTheirGraceAndTheGroupReturns() async {
+        let journal = Journal()
+        func stubborn(_ name: String) -> ClosureService {
+            ClosureService(name) {
+                journal.add("\(name) running")
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+                journal.add("\(name) cancelled")
+            }
+        }
+        let group = ServiceGroup(
+            services: [stubborn("first"), stubborn("second")], signal: ShutdownSignal(signals: []),
+            logger: Self.logger, grace: .milliseconds(300), hardStop: nil)
+        let returned = AsyncCondition<Int32?>(nil)
+        let run = Task {
+            let code = await group.run()
+            returned.update { $0 = code }
+        }
+        #expect(await journal.waitFor("first running"))
+        #expect(await journal.waitFor("second running"))
+        group.triggerGracefulShutdown()
+        // Before, the one asked after the deadline had none of its own: the group waited for it for ever.
+        let done = await returned.wait(until: { $0 != nil }, timeout: .seconds(20))
+        #expect(done, "the group returned once each stubborn service had been cancelled after its grace")
+        if !done { run.cancel() }
+        #expect(returned.value == 0)
+        #expect(journal.all.filter { $0.hasSuffix("cancelled") } == ["second cancelled", "first cancelled"])
+    }
+
     @Test func aServiceIgnoringShutdownIsCancelledAtTheDeadlineAndTheRestStillStop() async {
         let journal = Journal()
         let stubborn = ClosureService("stubborn") {

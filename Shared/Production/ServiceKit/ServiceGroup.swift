@@ -12,9 +12,10 @@ import Runtime
 ///   commit what is done, consumers close, producers flush, pools close.
 /// - `grace` after the signal, the service being stopped is cancelled (stop now: abandon what is
 ///   unfinished); the ones listed before it are then still stopped in order, gracefully, since
-///   releasing a producer or a pool is quick and must come after its users. `hardStop` after the
-///   deadline the process exits 1 from the signal queue (so it exits even when every cooperative
-///   thread is blocked).
+///   releasing a producer or a pool is quick and must come after its users — each within a `grace` of
+///   its own, then cancelled too, so that one more stubborn service cannot keep the group waiting for
+///   ever. `hardStop` after the first deadline the process exits 1 from the signal queue (so it exits
+///   even when every cooperative thread is blocked).
 /// - A service that returns or throws before shutdown starts the same ordered shutdown of the rest.
 public final class ServiceGroup: Sendable {
     private let services: [any Service]
@@ -48,6 +49,8 @@ public final class ServiceGroup: Sendable {
         case finished(index: Int, error: (any Error)?)
         case signal(Int32)
         case deadline
+        /// The `grace` of one service asked to stop after the deadline.
+        case serviceDeadline(index: Int)
     }
 
     /// Runs every service until all have returned. Returns the exit code: 0 when every service
@@ -85,14 +88,23 @@ public final class ServiceGroup: Sendable {
             var running = Set(services.indices)
             var asked = Set<Int>()
             var shuttingDown = false
+            var pastDeadline = false
             var exitCode: Int32 = 0
 
-            /// Asks the last-listed running service to finish, unless one is already finishing.
+            /// Asks the last-listed running service to finish, unless one is already finishing. Past the deadline, it
+            /// gets a `grace` of its own before it is cancelled.
             func askNext() {
                 guard asked.intersection(running).isEmpty, let next = running.max() else { return }
                 asked.insert(next)
                 logger.info("stopping service", ["event": "service_stopping", "service": services[next].name])
                 triggers[next].trigger()
+                if pastDeadline {
+                    let grace = self.grace
+                    group.addTask {
+                        try? await Task.sleep(for: grace)
+                        return .serviceDeadline(index: next)
+                    }
+                }
             }
             func beginShutdown(_ reason: String) {
                 guard !shuttingDown else { return }
@@ -114,11 +126,17 @@ public final class ServiceGroup: Sendable {
                     beginShutdown("signal \(number)")
                 case .deadline:
                     let stopping = asked.intersection(running)
-                    guard shuttingDown, !stopping.isEmpty else { continue }
+                    guard shuttingDown else { continue }
+                    pastDeadline = true
+                    guard !stopping.isEmpty else { continue }
                     logger.warning("grace period over; cancelling", [
                         "event": "shutdown_cancel", "services": stopping.sorted().map { services[$0].name }.joined(separator: ","),
                     ])
                     for index in stopping { tasks[index].cancel() }
+                case .serviceDeadline(let index):
+                    guard running.contains(index) else { continue }
+                    logger.warning("grace period over; cancelling", ["event": "shutdown_cancel", "services": services[index].name])
+                    tasks[index].cancel()
                 case .finished(let index, let error):
                     running.remove(index)
                     let name = services[index].name
