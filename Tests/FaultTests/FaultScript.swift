@@ -11,6 +11,8 @@ struct FaultObservation: Sendable, CustomStringConvertible {
     var at: String
     var seconds: Double
     var detail: String
+    /// When it was injected and when it was over (Unix ms, the clock mock-apns stamps pushes with).
+    var window: ClosedRange<Int64>
     var description: String { "\(fault) @\(at) [\(String(format: "%.1f", seconds)) s]: \(detail)" }
 }
 
@@ -75,6 +77,7 @@ struct FaultInjector {
         let replay = try? await stack.replayStatus()
         let at = replay.map { "\($0.deliveries)/\($0.totalDeliveries)" } ?? "?"
         let started = ContinuousClock.now
+        let startedAt = Self.unixMilliseconds()
         let detail: String
         switch fault {
         case .pauseBroker(let seconds):
@@ -127,7 +130,7 @@ struct FaultInjector {
         let observation = FaultObservation(fault: fault.description, at: at,
                                            seconds: Double((ContinuousClock.now - started).components.attoseconds) / 1e18
                                                + Double((ContinuousClock.now - started).components.seconds),
-                                           detail: detail)
+                                           detail: detail, window: startedAt...Self.unixMilliseconds())
         logger.info("fault", ["fault": observation.description])
         return observation
     }
@@ -173,6 +176,8 @@ struct FaultInjector {
             + "\(notReady.isEmpty ? "none" : notReady.sorted().joined(separator: ","))"
             + "; every service ready \(Self.seconds(readyAfter)) after SIGCONT; \(moving)"
     }
+
+    static func unixMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     static func seconds(_ duration: Duration) -> String {
         String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)

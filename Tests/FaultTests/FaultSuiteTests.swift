@@ -1,7 +1,9 @@
+import APNsMock
 import Contracts
 import PipelineTestSupport
 import DevStack
 import Foundation
+import MatchDayCheck
 import Postgres
 import Runtime
 import Synchronization
@@ -16,7 +18,11 @@ import Testing
 /// - every priority-10 key event the detector emitted (read from `match.events`) after all followers
 ///   had an active Live Activity reached every follower at least once (alert text of the pushes
 ///   mock-apns accepted for the device's tokens);
-/// - duplicate pushes per device are counted and logged (not asserted).
+/// - duplicate pushes per device are counted and logged;
+/// - issue 42's checker, from APNs' side alone (every push mock-apns accepted or refused, per token in answer order):
+///   no token was sent an older state after a newer one, nothing made after a token's final refusal went to it, and no
+///   payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
+///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request).
 /// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
 @Suite(.serialized) struct FaultSuiteTests {
     @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
@@ -160,5 +166,24 @@ struct FaultRun {
             "duplicatesTotal": String(duplicates.reduce(0, +)), "duplicatesMaxPerDevice": String(duplicates.max() ?? 0),
         ])
         #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
+        try await checkPushLog(mock, faults: observations)
+    }
+
+    /// How long after a fault ended a replayed request is still excused: a restarted or re-joined member re-reads what
+    /// its group had not committed (sessions of 6 s, a rebalance, the catch-up).
+    static let replayMargin: Int64 = 30_000
+
+    /// Issue 42's checker over the whole run (`PushLogRules`), the fault windows excusing replays of one request.
+    func checkPushLog(_ mock: MockAPNsControl, faults: [FaultObservation]) async throws {
+        let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+        let refused = try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(try await mock.send("GET", "/mock/refusals").body))
+        let windows = faults.map { $0.window.lowerBound...($0.window.upperBound + Self.replayMargin) }
+        let report = PushLogRules(excused: windows).check(deliveries: accepted, refusals: refused)
+        logger.info("push log checked", [
+            "tokens": String(report.tokens), "accepted": String(report.accepted), "refused": String(report.refused),
+            "excusedReplays": String(report.excusedDuplicates), "violations": String(report.violations.count),
+        ])
+        #expect(report.accepted > 0 && report.tokens > 0, "the mock recorded the run's pushes: \(report)")
+        #expect(report.violations.isEmpty, "\(report.violations.count) violations:\n\(report.violations.prefix(40).map(\.description).joined(separator: "\n"))")
     }
 }
