@@ -14,14 +14,14 @@ import Testing
 /// and restart of each service, a PostgreSQL restart, mock-apns 429/500/503 storms, GOAWAYs and
 /// slow answers, and bad fake-sportmonks responses. Afterwards (bounded waits):
 /// - every follower shows the match's final state (active_matches.display_state, whose result line
-///   and final score are checked against the Cricsheet file);
+///   and final score are checked against the Cricsheet file), and its Live Activity ended;
 /// - every priority-10 key event the detector emitted (read from `match.events`) after all followers
 ///   had an active Live Activity reached every follower at least once (alert text of the pushes
 ///   mock-apns accepted for the device's tokens);
 /// - duplicate pushes per device are counted and logged;
 /// - issue 42's checker, from APNs' side alone (every push mock-apns accepted or refused, per token in answer order):
-///   no token was sent an older state after a newer one, nothing made after a token's final refusal went to it, and no
-///   payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
+///   no token was sent an older state after a newer one, nothing made after a token's final refusal went to it, nothing
+///   after an activity's end push, and no payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
 ///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request).
 /// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
 @Suite(.serialized) struct FaultSuiteTests {
@@ -129,6 +129,15 @@ struct FaultRun {
         #expect(final.resultLine == expected.result, "result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
         #expect(final.lockScreen.headline.contains(expected.innings.last!),
                 "headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
+
+        // Every follower's Live Activity ended with the match (its end push came, after the final state).
+        let notEnded = LockedValue<[String]>([])
+        try? await stack.waitFor("every follower's activity ended", timeout: .seconds(120)) {
+            let open = try await devices().filter { $0.activity(fixture)?.state != "ended" }.map { "\($0.deviceId): \($0.activity(fixture)?.state ?? "none")" }
+            notEnded.withLock { $0 = open }
+            return open.isEmpty
+        }
+        #expect(notEnded.withLock { $0 }.isEmpty, "activities not ended with the match: \(notEnded.withLock { $0 })")
 
         // Every key event emitted after all followers were active reached every follower.
         try? await Task.sleep(for: .seconds(3))

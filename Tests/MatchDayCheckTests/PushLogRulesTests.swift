@@ -14,12 +14,12 @@ import Testing
         var sequence = 0
 
         func accept(_ token: String = PushLogRulesTests.token, timestamp: Int64?, at: Int64, id: String? = nil, payload: String? = nil,
-                    priority: Int = 10) {
+                    priority: Int = 10, channel: String? = nil) {
             sequence += 1
             deliveries.append(MockAPNsDelivery(
                 apnsID: id ?? "id-\(sequence)", token: token, topic: "t", pushType: "liveactivity", priority: priority, expiration: nil,
                 collapseID: nil, payload: payload ?? #"{"aps":{"timestamp":\#(timestamp ?? 0)}}"#, receivedAt: at, connectionID: 1,
-                sequence: sequence, apsTimestamp: timestamp))
+                sequence: sequence, channelId: channel, apsTimestamp: timestamp))
         }
 
         func refuse(_ token: String = PushLogRulesTests.token, reason: String, status: Int, timestamp: Int64?, at: Int64) {
@@ -69,6 +69,22 @@ import Testing
         let violations = log.check().violations
         #expect(violations.map(\.rule) == [.pushAfterRefusal] && violations[0].sequences == [3, 5], "\(violations)")
         #expect(log.check(PushLogRules(graceMilliseconds: 60_000)).violations.isEmpty)
+    }
+
+    @Test("a push after the activity's end push; the end replayed is the duplicate rule's; a channel's end is its own stream")
+    func pushAfterEnd() {
+        let end = #"{"aps":{"timestamp":400,"event":"end"}}"#
+        let log = Log()
+        log.accept(timestamp: 399, at: 399_000)
+        log.accept(timestamp: 400, at: 400_000, id: "end", payload: end)
+        log.accept(timestamp: 400, at: 400_200, id: "end", payload: end)
+        log.accept(timestamp: 401, at: 401_000)
+        log.accept(timestamp: 402, at: 401_500, payload: #"{"aps":{"timestamp":402,"event":"update"}}"#, channel: "ch-1")
+        log.accept(timestamp: 403, at: 402_000, payload: #"{"aps":{"timestamp":403,"event":"end"}}"#, channel: "ch-1")
+        let report = log.check(PushLogRules(excused: [399_900...400_100]))
+        #expect(report.violations.map(\.rule) == [.pushAfterEnd], "\(report.violations)")
+        #expect(report.violations.first?.sequences == [2, 4])
+        #expect(report.excusedDuplicates == 1, "the end's replay inside the crash window")
     }
 
     @Test("the same payload twice: a violation unless it is the same request replayed inside a crash window")

@@ -9,6 +9,9 @@ public struct MatchDayViolation: Sendable, Equatable, CustomStringConvertible {
         case pushAfterRefusal = "push_after_refusal"
         /// The same payload was accepted twice for one token (a key-event alert shown twice).
         case duplicate
+        /// A push went to an activity after its end push had been accepted (ActivityKit drops it: wasted, and a sign
+        /// the end overtook an update).
+        case pushAfterEnd = "push_after_end"
     }
 
     public var rule: Rule

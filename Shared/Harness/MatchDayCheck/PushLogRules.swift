@@ -1,4 +1,5 @@
 import APNsMock
+import Foundation
 
 /// The rules the checker reads from APNs' side alone: mock-apns's accepted pushes (`MockAPNsDelivery`, broadcast copies
 /// under their subscriber) and refused ones (`MockAPNsRefusal`), merged per token in the order the mock answered them
@@ -11,6 +12,9 @@ import APNsMock
 /// - `duplicate`: a token accepts a payload once. A second copy is excused only when it is a replay of the same request
 ///   (same apns-id) whose first copy was accepted inside one of `excused` (a kill -9 of apns-sender: requests on the
 ///   wire are sent again); excused copies are counted, not reported.
+/// - `pushAfterEnd`: after a Live Activity's end push (`aps.event` "end") was accepted for a token (per broadcast
+///   channel, for a channel's copies), nothing else is accepted for it; a replay of the end itself is the duplicate
+///   rule's.
 public struct PushLogRules: Sendable {
     /// Time after a refusal during which pushes already made may still go out (la-coordinator learns of it through
     /// `push.token-invalid` and ends the row), in milliseconds.
@@ -53,12 +57,14 @@ public struct PushLogRules: Sendable {
         for refusal in refusals { if let token = refusal.token { byToken[token, default: []].append(.refused(refusal)) } }
         var violations: [MatchDayViolation] = []
         var excusedDuplicates = 0
+        var ends = EndPayloads()
         for token in byToken.keys.sorted() {
             let entries = byToken[token]!.sorted { $0.sequence < $1.sequence }
             let masked = Self.mask(token)
             var newest: (timestamp: Int64, sequence: Int)?
             var refusedAt: (at: Int64, sequence: Int, reason: String)?
             var seen: [String: MockAPNsDelivery] = [:]
+            var endedAt: [String: Int] = [:]  // the stream (the token's own, or a channel's copies) → the end's sequence
             for entry in entries {
                 let timestamp: Int64?
                 let receivedAt: Int64
@@ -90,6 +96,14 @@ public struct PushLogRules: Sendable {
                             newest = (timestamp, entry.sequence)
                         }
                     }
+                    let stream = delivery.channelId ?? ""
+                    if let end = endedAt[stream], seen[delivery.payload]?.apnsID != delivery.apnsID || !ends.isEnd(delivery.payload) {
+                        violations.append(MatchDayViolation(
+                            rule: .pushAfterEnd, token: masked, sequences: [end, entry.sequence],
+                            detail: "a push accepted after the activity's end push\(delivery.channelId.map { " (channel \($0))" } ?? "")"))
+                    } else if endedAt[stream] == nil, ends.isEnd(delivery.payload) {
+                        endedAt[stream] = entry.sequence
+                    }
                     if let first = seen[delivery.payload] {
                         if first.apnsID == delivery.apnsID, excused.contains(where: { $0.contains(first.receivedAt) }) {
                             excusedDuplicates += 1
@@ -110,4 +124,17 @@ public struct PushLogRules: Sendable {
 
     /// "…" and the last 8 characters (the checker never prints a whole token).
     static func mask(_ token: String) -> String { "…" + token.suffix(8) }
+}
+
+/// Which payloads are end pushes (`aps.event` "end"), each distinct payload parsed once (a job's pushes share one).
+struct EndPayloads {
+    private var known: [String: Bool] = [:]
+
+    mutating func isEnd(_ payload: String) -> Bool {
+        if let answer = known[payload] { return answer }
+        let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
+        let answer = ((object?["aps"] as? [String: Any])?["event"] as? String) == "end"
+        known[payload] = answer
+        return answer
+    }
 }
