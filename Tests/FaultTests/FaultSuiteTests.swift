@@ -22,7 +22,9 @@ import Testing
 /// - issue 42's checker, from APNs' side alone (every push mock-apns accepted or refused, per token in answer order):
 ///   no token was sent an older state after a newer one, nothing made after a token's final refusal went to it, nothing
 ///   after an activity's end push, and no payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
-///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request).
+///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request);
+/// - nothing remains queued (`QueueDrainCheck`): the push path's consumer groups at lag 0, no dead push `permanent` or
+///   `rejected`.
 /// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
 @Suite(.serialized) struct FaultSuiteTests {
     @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
@@ -176,6 +178,16 @@ struct FaultRun {
         ])
         #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
         try await checkPushLog(mock, faults: observations)
+
+        // Nothing remains queued: the push path's groups at lag 0, and no dead push that is a bug.
+        let drain = try await QueueDrainCheck(options: stack.options, logger: logger).run(matchId: fixture)
+        logger.info("queues at the end", [
+            "behind": drain.behind.joined(separator: "; "), "deadRecordsRead": String(drain.deadRead),
+            "deadPushes": drain.deadByCause.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","),
+        ])
+        #expect(drain.behind.isEmpty, "push-path groups still behind at the end: \(drain.behind)")
+        #expect(drain.deadAssigned, "push.dead was read (its partitions assigned)")
+        #expect(drain.unexplained.isEmpty, "dead pushes that are bugs: \(drain.unexplained)")
     }
 
     /// How long after a fault ended a replayed request is still excused: a restarted or re-joined member re-reads what
