@@ -104,7 +104,7 @@ final class SenderHarness: Sendable {
     }
 
     /// Waits until the consumer joined the group (readiness "kafka").
-    func waitUntilReady(timeout: Duration = .seconds(20)) async throws {
+    func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
         try await eventually("the sender joined its group", within: timeout, every: .milliseconds(50)) { readiness.isReady }
     }
 

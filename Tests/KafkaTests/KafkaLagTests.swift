@@ -42,10 +42,10 @@ struct KafkaLagTests {
         try await consumer.close()
         #expect(registry.render().contains("\(series) 0"), "a partition the member no longer holds reads 0 from it")
 
-        let lag = try await admin.lag(group: group, topics: [topic])
+        let lag = try await admin.lag(group: group, topics: [topic], timeout: .seconds(15))
         #expect(lag == [KafkaPartitionLag(topic: topic, partition: 0, committed: Int64(committed), endOffset: Int64(produced),
                                           lag: Int64(produced - committed))])
-        let offsets = try await admin.committedOffsets(group: group, topics: [topic])
+        let offsets = try await admin.committedOffsets(group: group, topics: [topic], timeout: .seconds(15))
         #expect(offsets == [KafkaTopicPartition(topic: topic, partition: 0): Int64(committed)])
     }
 
@@ -58,7 +58,7 @@ struct KafkaLagTests {
         let description = try #require(try await admin.describeTopic(name))
         #expect(description.partitions == [0, 1, 2])
         #expect(try await admin.listTopics().contains { $0.name == name })
-        let unknownGroupLag = try await admin.lag(group: KafkaTestSupport.unique("nobody"), topics: [name])
+        let unknownGroupLag = try await admin.lag(group: KafkaTestSupport.unique("nobody"), topics: [name], timeout: .seconds(15))
         #expect(unknownGroupLag.map(\.lag) == [0, 0, 0])
         #expect(unknownGroupLag.allSatisfy { $0.committed == nil })
     }

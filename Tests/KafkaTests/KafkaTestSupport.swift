@@ -63,7 +63,7 @@ enum KafkaTestSupport {
 
     /// Polls until `count` messages arrived (committing each after "processing" when `commit`),
     /// failing after `timeout`.
-    static func consume(_ consumer: KafkaConsumer, count: Int, commit: Bool, timeout: Duration = .seconds(20)) async throws -> [KafkaMessage] {
+    static func consume(_ consumer: KafkaConsumer, count: Int, commit: Bool, timeout: Duration = .seconds(60)) async throws -> [KafkaMessage] {
         let deadline = ContinuousClock.now + timeout
         var messages: [KafkaMessage] = []
         while messages.count < count {
