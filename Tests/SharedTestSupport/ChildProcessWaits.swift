@@ -66,7 +66,7 @@ public enum ChildProcess {
         try? handle.close()
         let ended = await child.waitForExit(timeout: timeout)
         kill(-child.pid, SIGKILL)  // the group: whatever the child left running (or the child itself, past the bound)
-        let output = (try? Data(contentsOf: file)) ?? Data()
+        let output = await BlockingCalls.run { (try? Data(contentsOf: file)) ?? Data() }  // a file read blocks: off the pool
         guard let ended else {
             await child.waitForExit()
             throw TimedOut(executable: executable.path, arguments: arguments, timeout: timeout,

@@ -97,11 +97,15 @@ public struct PushLogRules: Sendable {
                         }
                     }
                     let stream = delivery.channelId ?? ""
-                    if let end = endedAt[stream], seen[delivery.payload]?.apnsID != delivery.apnsID || !ends.isEnd(delivery.payload) {
-                        violations.append(MatchDayViolation(
-                            rule: .pushAfterEnd, token: masked, sequences: [end, entry.sequence],
-                            detail: "a push accepted after the activity's end push\(delivery.channelId.map { " (channel \($0))" } ?? "")"))
-                    } else if endedAt[stream] == nil, ends.isEnd(delivery.payload) {
+                    let isEnd = ends.isEnd(delivery.payload)
+                    if let end = endedAt[stream] {
+                        // The end's own replay (same payload, same apns-id) is the duplicate rule's to judge.
+                        if !(isEnd && seen[delivery.payload]?.apnsID == delivery.apnsID) {
+                            violations.append(MatchDayViolation(
+                                rule: .pushAfterEnd, token: masked, sequences: [end, entry.sequence],
+                                detail: "a push accepted after the activity's end push\(delivery.channelId.map { " (channel \($0))" } ?? "")"))
+                        }
+                    } else if isEnd {
                         endedAt[stream] = entry.sequence
                     }
                     if let first = seen[delivery.payload] {

@@ -114,15 +114,15 @@ public final class KafkaProducer: Sendable {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let instance = current.withLock { $0 }
         defer { logger.info("kafka producer stopped", ["client": instance.client.name]) }
+        var flushFailure: (any Error)?
         do {
             try await flush(timeout: timeout)
         } catch {
-            instance.pollThread.drainAndStop(within: Self.shutdownDrain)
-            await instance.pollThread.stop()
-            throw error
+            flushFailure = error
         }
         instance.pollThread.drainAndStop(within: Self.shutdownDrain)
         await instance.pollThread.stop()
+        if let flushFailure { throw flushFailure }
     }
 
     /// How long a shutdown serves the purged messages' delivery reports.
