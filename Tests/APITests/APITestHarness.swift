@@ -24,7 +24,7 @@ struct APITestFailure: Error, CustomStringConvertible {
 final class APITestHarness: Sendable {
     /// How `call` reaches the router.
     enum Transport: Sendable {
-        /// `Router.respond(to:)` in-process.
+        /// `Router.respondImmediately(to:)`, else `Router.respond(to:)`, in-process.
         case inProcess
         /// HTTP/1.1 over a loopback socket to the real server (the project's HTTPServer).
         case http
@@ -144,7 +144,14 @@ final class APITestHarness: Sendable {
             return try await RawHTTPClient.request(port: port, method: method, path: path, headers: headers, body: body)
         case .inProcess:
             let request = HTTPRequest(method: HTTPMethod(rawValue: method), path: path, headers: headers, body: body)
-            let response = await router.respond(to: request, logger: Self.logger)
+            // As the server does: the route's immediate answer when it has one, else its async handler.
+            let routed = router.route(request)
+            let response: HTTPResponse
+            if let immediate = router.respondImmediately(to: routed) {
+                response = immediate
+            } else {
+                response = await router.respond(to: routed, logger: Self.logger)
+            }
             var responseHeaders: [String: String] = [:]
             for header in response.headers {
                 let name = header.name.lowercased()

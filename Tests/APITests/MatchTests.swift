@@ -1,5 +1,7 @@
 @testable import API
 import Contracts
+import HTTPServer
+import SharedTestSupport
 import Foundation
 import Testing
 
@@ -44,6 +46,40 @@ struct MatchTests {
         response = try await api.call("GET", "/matches/live", as: user)
         #expect(response.json["retryAfterMs"] as? Int == 5000)
         try await api.database.execute("UPDATE matches SET is_live = false WHERE match_id = $1", [match])
+    }
+
+    /// While the shared body is fresh, GET /matches/live is answered on the server's thread (the route's immediate
+    /// handler) with that body; a bad token is refused there too; a stale body goes back to the async handler.
+    @Test func liveIsAnsweredImmediatelyWhileTheSharedBodyIsFresh() async throws {
+        let clock = ManualWallClock(Date())
+        let api = try await APITestHarness.make(clock: clock) { $0.liveCacheSeconds = 1 }
+        defer { api.server.stopInBackground() }
+        let match = APITestHarness.unique("m")
+        try await api.seedMatch(match, live: true)
+        let user = APITestHarness.unique("u")
+        func live(_ headers: [String: String]) -> RoutedRequest {
+            api.router.route(HTTPRequest(method: .get, path: "/matches/live", headers: headers))
+        }
+        let signedIn = ["Authorization": "Bearer \(api.token(user))"]
+        #expect(api.router.respondImmediately(to: live(signedIn)) == nil)  // nothing cached yet
+        let built = await api.router.respond(to: live(signedIn))
+        #expect(built.status == 200)
+        #expect(built.bodyText.contains(match))
+
+        let later = APITestHarness.unique("m")
+        try await api.seedMatch(later, live: true)
+        let cached = try #require(api.router.respondImmediately(to: live(signedIn)))
+        #expect(cached.status == 200)
+        #expect(cached.body == built.body)
+        #expect(cached.headers.contains { $0.name == "Cache-Control" && $0.value == "no-store" })
+        #expect(api.router.respondImmediately(to: live([:]))?.status == 401)
+        #expect(api.router.respondImmediately(to: live(["Authorization": "Bearer not.a.token"]))?.status == 401)
+
+        clock.advance(by: 1.5)
+        #expect(api.router.respondImmediately(to: live(signedIn)) == nil)
+        let rebuilt = await api.router.respond(to: live(signedIn))
+        #expect(rebuilt.bodyText.contains(later))
+        for id in [match, later] { try await api.database.execute("UPDATE matches SET is_live = false WHERE match_id = $1", [id]) }
     }
 
     @Test func retryPolicyBranches() {

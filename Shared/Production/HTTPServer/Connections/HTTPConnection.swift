@@ -3,8 +3,9 @@ import Reactor
 import Runtime
 
 /// One client connection on its server thread: reads and frames requests (RFC 9112, through
-/// `RequestHeadParser` and `ChunkedBodyDecoder`), hands each complete one to the router on Swift's task
-/// pool, writes the answer and either serves the next (keep-alive, pipelining) or closes lingering.
+/// `RequestHeadParser` and `ChunkedBodyDecoder`), answers each complete one from the route's immediate
+/// handler when it has the answer at hand, else hands it to the router on Swift's task pool, writes the
+/// answer and either serves the next (keep-alive, pipelining) or closes lingering.
 ///
 /// While a request is being answered the connection stops reading: pipelined requests wait in the kernel,
 /// one at a time, so a client cannot queue work faster than it takes answers. Each phase has a deadline
@@ -53,6 +54,7 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     private var readInterest = true
     private var writeInterest = false
     private var discarded = 0
+    private var processing = false
 
     init(fd: Int32, worker: ServerWorker, now: UInt64) {
         self.fd = fd
@@ -119,8 +121,13 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
     /// Most bytes read and dropped while lingering before the connection is simply closed.
     private static let lingerDiscardLimit = 1 << 20
 
-    /// Frames what the buffer holds: a head, then its body; dispatches a complete request.
+    /// Frames what the buffer holds: a head, then its body; dispatches a complete request. Not re-entered: an
+    /// answer written at once (an immediate handler's) leaves the next pipelined request to this loop, so a
+    /// client's pipeline cannot deepen the stack.
     private func process() {
+        guard !processing else { return }
+        processing = true
+        defer { processing = false }
         while true {
             switch phase {
             case .awaitingHead:
@@ -218,9 +225,18 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         setInterest(read: false, write: writeInterest)
         var request = HTTPRequest(method: HTTPMethod(rawValue: head.method), path: head.target, body: body)
         request.headers = head.headerDictionary
-        let route = core.router.routePattern(for: request.method, path: request.path)
+        let routed = core.router.route(request)
         current = Current(
-            method: head.method, path: request.path, route: route, isHead: head.isHead, keepAlive: head.keepAlive)
+            method: head.method, path: request.path, route: routed.request.route, isHead: head.isHead, keepAlive: head.keepAlive)
+        guard core.admitting.load(ordering: .acquiring) else {
+            answer(HTTPError.unavailable("server is shutting down").response)
+            return
+        }
+        // An answer at hand (a cached body) is written from this thread: no hop to the task pool and back.
+        if let response = core.router.respondImmediately(to: routed) {
+            answer(response)
+            return
+        }
         guard core.admit() else {
             answer(HTTPError.unavailable("server is shutting down").response)
             return
@@ -230,7 +246,7 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         let core = self.core
         let loop = worker.loop
         Task.detached { [self] in
-            let response = await core.router.respond(to: request, logger: core.logger)
+            let response = await core.router.respond(to: routed, logger: core.logger)
             loop.execute { self.complete(token, response) }
             core.inFlight.update { $0 -= 1 }
         }

@@ -5,6 +5,8 @@ struct Route: Sendable {
     /// (segment index, parameter name) for each `:name` segment.
     let parameters: [(index: Int, name: String)]
     let handler: HTTPHandler
+    /// Asked first, on the server's thread (see `HTTPImmediateHandler`).
+    let immediate: HTTPImmediateHandler?
 }
 
 /// The outcome of looking a method and path up.

@@ -3,6 +3,12 @@ import Runtime
 /// Answers one request. Throw `HTTPError` for client errors; any other error becomes a 500.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
+/// Answers one request at once, on the server thread that read it, or returns nil to leave it to the route's
+/// `HTTPHandler`. It runs on the thread that serves every connection of its event loop, so it must not block,
+/// wait or do much: it is for answers already at hand (a cached body behind a cached token check), which it
+/// spares two thread hops (to the task pool and back). A thrown `HTTPError` is the answer.
+public typealias HTTPImmediateHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse?
+
 /// The rest of the chain as seen by a middleware. It never throws: errors thrown further in are already
 /// rendered as JSON error responses, so a middleware sees every status (useful for metrics).
 public typealias HTTPNext = @Sendable (HTTPRequest) async -> HTTPResponse
@@ -30,7 +36,11 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` and `pattern` (e.g. `/matches/:matchId/follow`).
     /// - Precondition: the pattern starts with `/`, parameter names are non-empty, and no route with the
     ///   same method and shape exists.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+    /// With `immediate`, the server first asks it on its own thread (see `HTTPImmediateHandler`) and runs `handler`
+    /// only when it returns nil.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, immediate: HTTPImmediateHandler? = nil, _ handler: @escaping HTTPHandler
+    ) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with /: \(pattern)")
         let segments = RouteTrie.segments(pattern)
         var parameters: [(index: Int, name: String)] = []
@@ -40,7 +50,7 @@ public struct Router: Sendable {
             precondition(!parameters.contains { $0.name == name }, "repeated parameter \(name) in \(pattern)")
             parameters.append((index, name))
         }
-        let route = Route(method: method, pattern: pattern, parameters: parameters, handler: handler)
+        let route = Route(method: method, pattern: pattern, parameters: parameters, handler: handler, immediate: immediate)
         trie.insert(route, segments: segments[...])
     }
 
@@ -67,15 +77,41 @@ public struct Router: Sendable {
         if case .found(let route, _) = trie.match(method, path: path) { route.pattern } else { nil }
     }
 
+    /// Looks `request` up once: its route and path parameters are set, and the answer comes from
+    /// `respondImmediately(to:)` or `respond(to:logger:)` without a second look-up.
+    public func route(_ request: HTTPRequest) -> RoutedRequest {
+        var request = request
+        let match = trie.match(request.method, path: request.path)
+        if case .found(let route, let parameters) = match {
+            request.route = route.pattern
+            request.pathParameters = parameters
+        }
+        return RoutedRequest(request: request, match: match)
+    }
+
+    /// The route's immediate answer (see `HTTPImmediateHandler`), or nil when the request needs its async handler:
+    /// the route has no immediate handler, it returned nil, or middleware must wrap the request.
+    public func respondImmediately(to routed: RoutedRequest) -> HTTPResponse? {
+        guard middlewares.isEmpty, case .found(let route, _) = routed.match, let immediate = route.immediate else { return nil }
+        do {
+            return try immediate(routed.request)
+        } catch {
+            return error.response
+        }
+    }
+
     /// Routes `request` through the middleware and its handler and always returns an answer: thrown
     /// `HTTPError`s become their JSON answer, other errors a 500 (logged to `logger` without the body).
     public func respond(to request: HTTPRequest, logger: Logger? = nil) async -> HTTPResponse {
-        var request = request
+        await respond(to: route(request), logger: logger)
+    }
+
+    /// `respond(to:logger:)` for a request already looked up.
+    public func respond(to routed: RoutedRequest, logger: Logger? = nil) async -> HTTPResponse {
+        let request = routed.request
         let endpoint: HTTPHandler
-        switch trie.match(request.method, path: request.path) {
-        case .found(let route, let parameters):
-            request.route = route.pattern
-            request.pathParameters = parameters
+        switch routed.match {
+        case .found(let route, _):
             endpoint = route.handler
         case .methodNotAllowed(let allowed):
             let error = HTTPError.methodNotAllowed(request.method, path: request.path, allowed: allowed)
@@ -110,4 +146,11 @@ public struct Router: Sendable {
             }
         }
     }
+}
+
+/// A request looked up in a `Router` (route and path parameters set), ready to be answered.
+public struct RoutedRequest: Sendable {
+    /// The request, with `route` and `pathParameters` filled when a route matched.
+    public let request: HTTPRequest
+    let match: RouteMatch
 }

@@ -7,7 +7,16 @@ import Postgres
 struct APIRoute: Sendable {
     let method: HTTPMethod
     let pattern: String
+    /// Asked first, on the server's thread, for an answer at hand (see `HTTPImmediateHandler`); nil: none.
+    var immediate: HTTPImmediateHandler? = nil
     let handler: HTTPHandler
+
+    init(method: HTTPMethod, pattern: String, immediate: HTTPImmediateHandler? = nil, handler: @escaping HTTPHandler) {
+        self.method = method
+        self.pattern = pattern
+        self.immediate = immediate
+        self.handler = handler
+    }
 }
 
 /// The api's routes, by resource.
@@ -29,7 +38,7 @@ public enum APIRoutes {
     public static func install(on router: inout Router, _ service: APIService) {
         for route in all(service) {
             let handler = route.handler
-            router.add(route.method, route.pattern) { request in
+            router.add(route.method, route.pattern, immediate: route.immediate) { request in
                 do {
                     return try await handler(request)
                 } catch let error as PostgresError where error.isUnavailable {

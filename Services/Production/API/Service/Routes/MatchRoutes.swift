@@ -11,16 +11,20 @@ enum MatchRoutes {
                 let cards = try await service.matches.schedule(dayStart: try InputRules.day(date))
                 return .json(APIBodies.ScheduleResponse(date: date, matches: cards))
             },
-            APIRoute(method: .get, pattern: "/matches/live") { request in
+            // Every app polls it: while the shared body is fresh, it is answered on the server's thread
+            // (a cached token check and a cached body); otherwise the async handler builds the body.
+            APIRoute(method: .get, pattern: "/matches/live", immediate: { request throws(HTTPError) in
+                guard let body = service.liveCache.freshBody(), try service.authenticator.immediateUser(request) != nil else {
+                    return nil
+                }
+                return liveResponse(body)
+            }) { request in
                 _ = try await service.authenticator.user(request)
-                let body = try await service.liveCache.body {
+                return liveResponse(try await service.liveCache.body {
                     let live = try await service.matches.live()
                     let retry = service.configuration.liveRetry.retryAfterMs(live, now: service.clock.now())
                     return HTTPResponse.json(APIBodies.LiveResponse(matches: live.map(\.state), retryAfterMs: retry)).body
-                }
-                return HTTPResponse(
-                    status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Cache-Control", value: "no-store")],
-                    body: body)
+                })
             },
             APIRoute(method: .get, pattern: "/matches/:matchId") { request in
                 let user = try await service.authenticator.user(request)
@@ -32,5 +36,12 @@ enum MatchRoutes {
                     matchId: matchId, isLive: info.isLive, following: following, card: info.card, displayState: info.displayState))
             },
         ]
+    }
+
+    /// The GET /matches/live answer around the shared body.
+    private static func liveResponse(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Cache-Control", value: "no-store")],
+            body: body)
     }
 }

@@ -19,11 +19,35 @@ struct Authenticator: Sendable {
         do {
             user = try await verified(request.header("authorization"))
         } catch {
-            refusals(error.code)
-            throw HTTPError(
-                status: 401, code: "unauthorized", message: error.description,
-                headers: [HTTPHeader(name: "WWW-Authenticate", value: "Bearer")])
+            throw refused(error)
         }
+        return try admitted(user)
+    }
+
+    /// `user(_:)` without waiting, for an immediate handler on a server thread: nil when the token names a key
+    /// the verifier does not have yet and the refresher may fetch it (only `user(_:)` can wait for that).
+    func immediateUser(_ request: HTTPRequest) throws(HTTPError) -> AuthenticatedUser? {
+        let user: AuthenticatedUser
+        do {
+            user = try verifier.verify(authorizationHeader: request.header("authorization"))
+        } catch AuthError.unknownKey(_) where refresher != nil {
+            return nil
+        } catch {
+            throw refused(error)
+        }
+        return try admitted(user)
+    }
+
+    /// A refused token's 401 (counted by reason).
+    private func refused(_ error: AuthError) -> HTTPError {
+        refusals(error.code)
+        return HTTPError(
+            status: 401, code: "unauthorized", message: error.description,
+            headers: [HTTPHeader(name: "WWW-Authenticate", value: "Bearer")])
+    }
+
+    /// A verified caller, once its subject is a valid id and it is within the rate limit.
+    private func admitted(_ user: AuthenticatedUser) throws(HTTPError) -> AuthenticatedUser {
         guard InputRules.isValidId(user.userId) else {
             refusals("bad_subject")
             throw .unauthorized("the token's sub is not a valid user id")

@@ -19,14 +19,24 @@ final class LiveCache: Sendable {
         self.clock = clock
     }
 
+    /// The cached body while fresh, else nil.
+    func freshBody() -> [UInt8]? {
+        freshBody(now: clock.now())
+    }
+
     /// The cached body while fresh, else `build()`'s (stored for the next callers).
     func body(_ build: () async throws -> [UInt8]) async throws -> [UInt8] {
         let now = clock.now()
-        if let cached = entry.withLock({ $0 }), now.timeIntervalSince(cached.builtAt) < lifetime, now >= cached.builtAt {
-            return cached.body
-        }
+        if let cached = freshBody(now: now) { return cached }
         let body = try await build()
         entry.withLock { $0 = Entry(body: body, builtAt: now) }
         return body
+    }
+
+    private func freshBody(now: Date) -> [UInt8]? {
+        guard let cached = entry.withLock({ $0 }), now.timeIntervalSince(cached.builtAt) < lifetime, now >= cached.builtAt else {
+            return nil
+        }
+        return cached.body
     }
 }
