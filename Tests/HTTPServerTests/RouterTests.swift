@@ -80,6 +80,23 @@ struct RouterTests {
         #expect(response.bodyText == "x=b")
     }
 
+    /// A parameterless route is found by its exact spelling; another method, HEAD, or another spelling of the
+    /// same path still resolve as the trie does.
+    @Test func anExactPathFindsTheSameRouteAsTheTrie() async throws {
+        var router = Router()
+        router.post("/matches/live") { _ in .text("post-live") }
+        router.get("/matches/:id") { request in .text("id=\(try request.parameter("id"))") }
+        router.get("/a/b") { _ in .text("ab") }
+        #expect(await router.respond(to: HTTPRequest(method: .post, path: "/matches/live")).bodyText == "post-live")
+        #expect(await router.respond(to: HTTPRequest(method: .get, path: "/matches/live")).bodyText == "id=live")
+        #expect(await router.respond(to: HTTPRequest(method: .get, path: "/a/b")).bodyText == "ab")
+        #expect(await router.respond(to: HTTPRequest(method: .head, path: "/a/b")).status == 200)
+        #expect(await router.respond(to: HTTPRequest(method: .get, path: "//a/b/")).bodyText == "ab")
+        #expect(await router.respond(to: HTTPRequest(method: .get, path: "/a/%62")).bodyText == "ab")
+        #expect(await router.respond(to: HTTPRequest(method: .delete, path: "/a/b")).status == 405)
+        #expect(router.route(HTTPRequest(method: .get, path: "/a/b")).request.route == "/a/b")
+    }
+
     @Test func percentEncodedParametersAndQueryAreDecoded() async throws {
         let router = makeRouter()
         let param = await router.respond(to: HTTPRequest(method: .get, path: "/matches/a%2Fb%20c"))

@@ -222,7 +222,6 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
         self.head = nil
         phase = .handling
         deadline = .max
-        setInterest(read: false, write: writeInterest)
         var request = HTTPRequest(method: HTTPMethod(rawValue: head.method), path: head.target, body: body)
         request.headers = head.headerDictionary
         let routed = core.router.route(request)
@@ -241,6 +240,7 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
             answer(HTTPError.unavailable("server is shutting down").response)
             return
         }
+        setInterest(read: false, write: writeInterest)
         generation &+= 1
         let token = generation
         let core = self.core
@@ -309,7 +309,13 @@ final class HTTPConnection: EventLoopHandler, @unchecked Sendable {
             if written > 0 {
                 outputStart += written
             } else if written < 0, errno == EAGAIN || errno == EINTR {
-                if !writeInterest { setInterest(read: readInterest, write: true) }
+                // An answer waiting for the client to read stops the reading of further requests (an immediate
+                // answer left reading on), so a client that pipelines without reading cannot grow the input.
+                if case .writing = phase {
+                    setInterest(read: false, write: true)
+                } else if !writeInterest {
+                    setInterest(read: readInterest, write: true)
+                }
                 return
             } else {
                 close()

@@ -20,7 +20,12 @@ enum RouteMatch: Sendable {
 }
 
 /// A path trie: literal children take precedence over the single `:param` child at each level.
+///
+/// Routes without parameters are also kept by their exact pattern: a request path spelled exactly so (the
+/// common case: `/matches/live`) is found with one dictionary look-up, without splitting or decoding the path.
 struct RouteTrie: Sendable {
+    /// Parameterless routes by pattern and method (only on the root node).
+    private var exact: [String: [HTTPMethod: Route]] = [:]
     private var literals: [String: RouteTrie] = [:]
     /// Zero or one element (an array gives the recursion indirection).
     private var parameterChild: [RouteTrie] = []
@@ -31,8 +36,14 @@ struct RouteTrie: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: true)
     }
 
+    /// Adds `route` (at the root).
+    mutating func insert(_ route: Route) {
+        if route.parameters.isEmpty { exact[route.pattern, default: [:]][route.method] = route }
+        insert(route, segments: RouteTrie.segments(route.pattern)[...])
+    }
+
     /// Adds `route` at `segments`; a second route for the same method and shape is a programming error.
-    mutating func insert(_ route: Route, segments: ArraySlice<Substring>) {
+    private mutating func insert(_ route: Route, segments: ArraySlice<Substring>) {
         guard let first = segments.first else {
             precondition(routes[route.method] == nil, "duplicate route \(route.method) \(route.pattern)")
             routes[route.method] = route
@@ -49,6 +60,10 @@ struct RouteTrie: Sendable {
 
     /// Finds the route for `method` and `path`. HEAD falls back to GET.
     func match(_ method: HTTPMethod, path: String) -> RouteMatch {
+        // The exact spelling of a parameterless route: the trie would find the same route (literals first).
+        if let routes = exact[path], let route = routes[method] ?? (method == .head ? routes[.get] : nil) {
+            return .found(route, parameters: [:])
+        }
         let segments = RouteTrie.segments(path).map { String($0).removingPercentEncodingIfValid }
         var candidates: [RouteTrie] = []
         collect(segments[...], into: &candidates)

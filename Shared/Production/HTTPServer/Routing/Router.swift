@@ -51,7 +51,7 @@ public struct Router: Sendable {
             parameters.append((index, name))
         }
         let route = Route(method: method, pattern: pattern, parameters: parameters, handler: handler, immediate: immediate)
-        trie.insert(route, segments: segments[...])
+        trie.insert(route)
     }
 
     /// Registers a GET route.

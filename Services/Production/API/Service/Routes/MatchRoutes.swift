@@ -14,7 +14,7 @@ enum MatchRoutes {
             // Every app polls it: while the shared body is fresh, it is answered on the server's thread
             // (a cached token check and a cached body); otherwise the async handler builds the body.
             APIRoute(method: .get, pattern: "/matches/live", immediate: { request throws(HTTPError) in
-                guard let body = service.liveCache.freshBody(), try service.authenticator.immediateUser(request) != nil else {
+                guard let body = service.liveCache.bodyAtHand(), try service.authenticator.immediateUser(request) != nil else {
                     return nil
                 }
                 return liveResponse(body)
