@@ -109,7 +109,10 @@ FOLLOWS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM match_follows WHERE match_i
 STARTS="$("${PSQL[@]}" -At -c "SELECT count(*) FROM live_activities WHERE match_id LIKE '$RUN-%'")"
 # GET /matches/live with a realistic 20 live matches (the answer lists every live match's state).
 "${PSQL[@]}" -c "UPDATE matches SET is_live = false WHERE match_id LIKE '$RUN-m%' AND substring(match_id from '-m([0-9]+)\$')::int > 20"
-wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/live.lua "http://127.0.0.1:$PORT" > "$WORK/live.txt"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s Benchmarks/api-bench/live.lua "http://127.0.0.1:$PORT" > "$WORK/live.txt" &
+WRK_PID=$!
+Benchmarks/api-bench/cpu-window.sh "$API_PID" "$WRK_PID" "$METRICS_PORT" 2 10 /matches/live >> "$WORK/cpu.txt" 2>&1 || true
+wait "$WRK_PID"
 echo "--- results"
 summarize "POST /user/follow/match" "$WORK/follow.txt"
 summarize "GET /matches/live" "$WORK/live.txt"
