@@ -33,7 +33,7 @@ import Matches
 /// | `API_RATE_LIMIT_PER_MINUTE` | 1200 | requests per user per minute before 429 (0 = off) |
 /// | `LIVE_RETRY_KEY_MOMENT_MS` / `LIVE_RETRY_LIVE_MS` / `LIVE_RETRY_IDLE_MS` | 5000 / 15000 / 60000 | `retryAfterMs` of GET /matches/live |
 /// | `LIVE_KEY_MOMENT_SECONDS` | 120 | a key event this recent makes a key moment |
-/// | `LIVE_CACHE_MS` | 1000 | GET /matches/live answer is shared for this long (0 = off) |
+/// | `LIVE_CACHE_MS` | 1000 | GET /matches/live answer is shared for this long, rebuilt by one request at a time while the others get the previous one (at most twice this old); 0 = off |
 /// | `FAKE_SPORTMONKS_ADMIN_URL` | – | base URL of fake-sportmonks (replay controls answer 503 without it) |
 /// | `FAKE_SPORTMONKS_ADMIN_TOKEN` | `admin-token` | its `X-Admin-Token` |
 /// plus `HTTP_PORT` (8080), `HTTP_HOST`, `LOG_LEVEL`, `SHUTDOWN_GRACE_MS`, `KAFKA_BROKERS`, `DATABASE_URL` (ServiceKit).
