@@ -200,6 +200,6 @@ var testTargets: [Target] {[
     tests("EndToEndTests", ["Spawning", "PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Postgres", "Runtime",
                             "APNsMock", "MatchDayCheck"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime",
-                         "APNsMock", "MatchDayCheck"]),
+                         "APNsMock", "MatchDayCheck", "DeliveryRecord"]),
     tests("MatchDayCheckTests", ["MatchDayCheck", "APNsMock"]),
 ]}

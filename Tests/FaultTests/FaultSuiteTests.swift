@@ -1,5 +1,6 @@
 import APNsMock
 import Contracts
+import DeliveryRecord
 import PipelineTestSupport
 import DevStack
 import Foundation
@@ -24,7 +25,9 @@ import Testing
 ///   after an activity's end push, and no payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
 ///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request);
 /// - nothing remains queued (`QueueDrainCheck`): the push path's consumer groups at lag 0, no dead push `permanent` or
-///   `rejected`.
+///   `rejected`;
+/// - what support reads agrees with what APNs saw (`RecordAgreementRule`): every device's delivery record lists only
+///   pushes APNs accepted for it, of the right kind, including the newest, and counts between the distinct and all.
 /// Size: `FAULT_SUITE_SCALE=full` or scripts/fault-suite (FaultEnvironment.Scale).
 @Suite(.serialized) struct FaultSuiteTests {
     @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
@@ -188,6 +191,34 @@ struct FaultRun {
         #expect(drain.behind.isEmpty, "push-path groups still behind at the end: \(drain.behind)")
         #expect(drain.deadAssigned, "push.dead was read (its partitions assigned)")
         #expect(drain.unexplained.isEmpty, "dead pushes that are bugs: \(drain.unexplained)")
+
+        // What support reads agrees with what APNs saw (the record's groups are at lag 0 by now).
+        try await checkDeliveryRecord(mock, owners: ledger.owners, matchId: fixture)
+    }
+
+    /// Issue 42's invariant 6 (`RecordAgreementRule`): every device's delivery record row against mock-apns's accepted
+    /// pushes for the device's tokens.
+    func checkDeliveryRecord(_ mock: MockAPNsControl, owners: [String: String], matchId: String) async throws {
+        let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+        let store = DeliveryRecordStore(database: stack.postgres)
+        let keys = try await stack.postgres.query(
+            "SELECT user_id, device_id FROM push_deliveries WHERE match_id = $1 AND user_id <> '' ORDER BY device_id", [matchId])
+        var records: [RecordAgreementRule.RecordedDevice] = []
+        for key in keys {
+            guard let row = try await store.row(matchId: matchId, userId: try key.decode(0, as: String.self),
+                                                deviceId: try key.decode(1, as: String.self)) else { continue }
+            let entries = row.recent + [row.lastStart, row.lastUpdate, row.lastKeyEvent, row.lastEnd].compactMap { $0 }
+            records.append(RecordAgreementRule.RecordedDevice(
+                deviceId: row.deviceId, accepted: row.accepted,
+                pushes: entries.filter { $0.result == .accepted }.compactMap { entry in entry.apnsId.map { ($0, entry.kind.rawValue) } }))
+        }
+        let report = RecordAgreementRule().check(records: records, deliveries: accepted, owner: { owners[$0] })
+        logger.info("delivery record against APNs", [
+            "devices": String(report.devices), "rows": String(records.count), "accepted": String(report.accepted),
+            "violations": String(report.violations.count),
+        ])
+        #expect(report.devices > 0, "pushes were attributed to devices")
+        #expect(report.violations.isEmpty, "the delivery record disagrees with APNs:\n\(report.violations.map(\.description).joined(separator: "\n"))")
     }
 
     /// How long after a fault ended a replayed request is still excused: a restarted or re-joined member re-reads what

@@ -82,6 +82,9 @@ final class PushLedger: Sendable {
         }
     }
 
+    /// The device each token seen so far belongs to.
+    var owners: [String: String] { state.withLock { $0.owners } }
+
     /// Accepted pushes recorded so far (all tokens, this run's mock only).
     var totalPushes: Int { state.withLock { $0.deliveries.count } }
 

@@ -12,6 +12,8 @@ public struct MatchDayViolation: Sendable, Equatable, CustomStringConvertible {
         /// A push went to an activity after its end push had been accepted (ActivityKit drops it: wasted, and a sign
         /// the end overtook an update).
         case pushAfterEnd = "push_after_end"
+        /// The services' delivery record (what support reads) disagrees with what APNs accepted for a device.
+        case recordDisagrees = "record_disagrees"
     }
 
     public var rule: Rule
