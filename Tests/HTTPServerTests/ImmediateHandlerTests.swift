@@ -72,6 +72,24 @@ struct ImmediateHandlerTests {
     }
 }
 
+extension ImmediateHandlerTests {
+    /// A client that pipelines immediate requests and never reads their answers: once the answers back up, the
+    /// server stops reading, so the client's sends stall instead of the server buffering everything it is sent.
+    @Test func aClientThatDoesNotReadItsAnswersIsNotReadFurther() async throws {
+        let server = try HTTPServerTests.startServer { router in
+            let answer = String(repeating: "x", count: 4096)
+            router.add(.get, "/big", immediate: { _ throws(HTTPError) in .text(answer) }) { _ in .text(answer) }
+        }
+        defer { server.stopInBackground() }
+        let limit = 64 << 20
+        let taken = try await RawHTTPClient.bytesTakenWithoutReading(
+            port: server.port, request: Array("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".utf8), limit: limit, stall: .seconds(2))
+        // Socket buffers on both sides hold a few MB at most; a server that kept reading would take all 64 MB.
+        #expect(taken < limit / 4, "the server took \(taken) bytes from a client that read none of its answers")
+        #expect(taken > 0)
+    }
+}
+
 /// How often an async handler ran.
 final class CallCount: Sendable {
     let value = Atomic<Int>(0)

@@ -73,23 +73,60 @@ public enum RawHTTPClient {
         }
     }
 
-    private static func exchange(port: UInt16, pieces: [[UInt8]], pause: Duration, readToEnd: Bool) throws -> WireResponse {
+    /// A client that pipelines and never reads: sends `request` again and again (a small receive buffer, so the
+    /// answers back up at once) until `limit` bytes went out or one send stalls for `stall`. Returns the bytes the
+    /// server took: well under `limit` when it stops reading while its answers are not read.
+    public static func bytesTakenWithoutReading(port: UInt16, request: [UInt8], limit: Int, stall: Duration) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result {
+                    let fd = try connected(port: port, timeout: stall, receiveBuffer: 4096)
+                    defer { close(fd) }
+                    var total = 0
+                    var burst: [UInt8] = []
+                    while burst.count < 64 * 1024 { burst += request }
+                    while total < limit {
+                        let sent = burst.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                        if sent <= 0 { break }
+                        total += sent
+                        if sent < burst.count { burst = Array(burst[sent...] + burst[..<sent]) }
+                    }
+                    return total
+                })
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    /// A connected blocking socket with send and receive timeouts (and a receive buffer size when given).
+    private static func connected(port: UInt16, timeout: Duration, receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket failed") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let seconds = timeout.components.seconds
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw ClientError(description: "connect to \(port) failed: errno \(errno)") }
+        guard result == 0 else {
+            close(fd)
+            throw ClientError(description: "connect to \(port) failed: errno \(errno)")
+        }
+        return fd
+    }
+
+    private static func exchange(port: UInt16, pieces: [[UInt8]], pause: Duration, readToEnd: Bool) throws -> WireResponse {
+        let fd = try connected(port: port, timeout: .seconds(10))
+        defer { close(fd) }
         // A send may fail once the server answered early (413) and closed; the answer is still readable.
         sending: for (index, bytes) in pieces.enumerated() {
             if index > 0, pause > .zero { usleep(UInt32(clamping: pause.nanoseconds / 1000)) }
