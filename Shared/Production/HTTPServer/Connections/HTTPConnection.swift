@@ -7,8 +7,9 @@ import Runtime
 /// handler when it has the answer at hand, else hands it to the router on Swift's task pool, writes the
 /// answer and either serves the next (keep-alive, pipelining) or closes lingering.
 ///
-/// While a request is being answered the connection stops reading: pipelined requests wait in the kernel,
-/// one at a time, so a client cannot queue work faster than it takes answers. Each phase has a deadline
+/// While a request is being answered by its async handler, or an answer waits for the client to read it, the
+/// connection stops reading: pipelined requests wait in the kernel, so a client cannot queue work faster than it
+/// takes answers (immediate answers written at once keep reading on). Each phase has a deadline
 /// (`headerTimeout`, `bodyTimeout`, `connectionTimeout` for idle keep-alive and stalled writes, 2 s of
 /// lingering) checked by the thread's sweep.
 ///
