@@ -186,12 +186,39 @@ public final class KafkaConsumer: Sendable {
     public var isClosed: Bool { state.isClosed }
 
     /// Leaves the group cleanly (revokes the assignment, reported through `onRebalance`). Idempotent.
+    ///
+    /// Waits at most ``closeBound`` for librdkafka's close. It can block for ever: a CI run caught
+    /// `rd_kafka_consumer_close` serving a rebalance whose `rd_kafka_assign` waited on a reply that never came
+    /// (the test process hung for 20 minutes). Past the bound the close is left running on the poll queue (it keeps
+    /// the client alive, so nothing is freed under it), an error is logged, and the caller goes on: a service's
+    /// shutdown, or a test, is not held by a stuck library call.
     public func close() async throws {
-        try await BlockingCalls.run(on: pollQueue) { [self] in
-            guard state.markClosed() else { return }
-            try client.closeConsumer()
+        let finished: Bool = try await ThreadHandoff.value { resumer in
+            let answered = LockedValue(false)
+            let answer: @Sendable (Result<Bool, any Error>) -> Void = { result in
+                if answered.withLock({ first in defer { first = true }; return !first }) { resumer.resume(with: result) }
+            }
+            pollQueue.async { [self] in
+                answer(Result {
+                    guard state.markClosed() else { return true }
+                    try client.closeConsumer()
+                    return true
+                })
+            }
+            BlockingCalls.queue.asyncAfter(deadline: .now() + .milliseconds(Int(Self.closeBound.timeoutMilliseconds))) {
+                answer(.success(false))
+            }
         }
         guardian?.close()
+        guard finished else {
+            logger.error("kafka consumer close did not finish in time; left running", [
+                "client": client.name, "group": configuration.groupId, "bound": "\(Self.closeBound)",
+            ])
+            return
+        }
         logger.info("kafka consumer closed", ["client": client.name, "group": configuration.groupId])
     }
+
+    /// How long ``close()`` waits for librdkafka's close (a clean close takes about one round trip to the coordinator).
+    public static let closeBound: Duration = .seconds(30)
 }
