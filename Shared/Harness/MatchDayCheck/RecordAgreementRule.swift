@@ -16,7 +16,7 @@ import Foundation
 /// Broadcast-channel rows (one per channel, no device) are not compared here.
 public struct RecordAgreementRule: Sendable {
     /// The record's row of one device, as the rule reads it.
-    public struct RecordedDevice: Sendable, Equatable {
+    public struct RecordedDevice: Sendable {
         public var deviceId: String
         /// The row's accepted total.
         public var accepted: Int64
@@ -28,11 +28,6 @@ public struct RecordAgreementRule: Sendable {
             self.deviceId = deviceId
             self.accepted = accepted
             self.pushes = pushes
-        }
-
-        public static func == (lhs: RecordedDevice, rhs: RecordedDevice) -> Bool {
-            lhs.deviceId == rhs.deviceId && lhs.accepted == rhs.accepted
-                && lhs.pushes.map(\.apnsId) == rhs.pushes.map(\.apnsId) && lhs.pushes.map(\.kind) == rhs.pushes.map(\.kind)
         }
     }
 

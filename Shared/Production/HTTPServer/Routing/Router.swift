@@ -72,11 +72,6 @@ public struct Router: Sendable {
         middlewares.append(middleware)
     }
 
-    /// The route pattern that `method` and `path` resolve to, if any (used for metric labels).
-    public func routePattern(for method: HTTPMethod, path: String) -> String? {
-        if case .found(let route, _) = trie.match(method, path: path) { route.pattern } else { nil }
-    }
-
     /// Looks `request` up once: its route and path parameters are set, and the answer comes from
     /// `respondImmediately(to:)` or `respond(to:logger:)` without a second look-up.
     public func route(_ request: HTTPRequest) -> RoutedRequest {
