@@ -17,8 +17,10 @@
 #      and RSS columns then sum / take the largest over the replicas), APNS_CONNECTIONS (2),
 #      APNS_SENDER_MAX_JOBS (4), CHANNEL_SHARES ("0": for each N a run per share S of channel activities — a
 #      broadcast channel for the match on the mock's management port, S of the rows on it with the mock counting
-#      that many subscribers, the rest token rows; "0.8 0" compares broadcast with tokens only), and anything the
-#      services read.
+#      that many subscribers, the rest token rows; "0.8 0" compares broadcast with tokens only), KILL_SENDER_AT_MS
+#      (with REPLICAS=1: kill -9 apns-sender that long after the event and start it again at once; the run then
+#      reports the fan-out's duplicates, each by its first copy: on the wire at the kill or answered before it),
+#      and anything the services read.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/scripts/env"
@@ -102,10 +104,20 @@ for SPEC in "${RUNS[@]}"; do
     # The clock starts when the broker acknowledged the event (the event is on the topic), not when the tool
     # started (its producer's bootstrap is not part of the pipeline).
     FIRED=$("$BIN_DIR/e2e-fanout-bench" fire --match "$MATCH" --prefix "$RUN" | awk -F= '/acknowledged_at_ms/ { print $2 }')
+    KILLED_AT=""
+    if [[ -n "${KILL_SENDER_AT_MS:-}" ]]; then
+        # A crash in the fan-out (issue 42): kill -9 apns-sender that long after the event, start it again at once
+        # (same group and port); the run then ends when every token has a push, and its repeats are classified.
+        WAIT_MS=$((FIRED + KILL_SENDER_AT_MS - $(date +%s%3N)))
+        [[ $WAIT_MS -le 0 ]] || sleep "$(awk -v ms="$WAIT_MS" 'BEGIN { printf "%.3f", ms / 1000 }')"
+        kill -9 "${SENDERS[0]}"; KILLED_AT=$(date +%s%3N); wait "${SENDERS[0]}" 2>/dev/null || true
+        echo "  killed apns-sender (kill -9) $((KILLED_AT - FIRED)) ms after the event, $(counters | field distinctTokens) tokens had their push; restarting it"
+        start_sender "$RUN" 1; SENDERS[0]=$STARTED_PID; PIDS=("${SENDERS[@]}" "${COORDINATORS[@]}")
+    fi
     DEADLINE=$((SECONDS + 60 + N / 1000))
     while true; do
         C=$(counters)
-        ACCEPTED=$(echo "$C" | field accepted); BROADCASTS=$(echo "$C" | field broadcastsAccepted)
+        ACCEPTED=$(echo "$C" | field distinctTokens); BROADCASTS=$(echo "$C" | field broadcastsAccepted)
         [[ "$ACCEPTED" -ge "$TOKEN_ROWS" && ( -z "$CHANNEL_ID" || "$BROADCASTS" -ge 1 ) || $SECONDS -ge $DEADLINE ]] && break
         sleep 0.2
     done
@@ -125,8 +137,14 @@ for SPEC in "${RUNS[@]}"; do
     BCAST_S="-"
     [[ -z "$CHANNEL_ID" ]] || BCAST_S=$(awk -v a="$(echo "$C" | field firstBroadcastAcceptedAt)" -v f="$FIRED" 'BEGIN { printf "%.2f", (a - f) / 1000 }')
     CHECK="ok"
-    [[ "$ACCEPTED" -eq "$TOKEN_ROWS" && "$DISTINCT" -eq "$TOKEN_ROWS" && "$REPEATED" -eq 0 ]] \
-        || CHECK="FAILED (accepted $ACCEPTED of $TOKEN_ROWS, distinct $DISTINCT, repeated $REPEATED)"
+    if [[ -n "$KILLED_AT" ]]; then
+        # Through a crash: every token once at least; the repeats are the crash's cost, classified below.
+        [[ "$DISTINCT" -eq "$TOKEN_ROWS" ]] || CHECK="FAILED (distinct $DISTINCT of $TOKEN_ROWS)"
+        [[ "$CHECK" != ok ]] || CHECK="ok through the kill ($REPEATED repeated)"
+    else
+        [[ "$ACCEPTED" -eq "$TOKEN_ROWS" && "$DISTINCT" -eq "$TOKEN_ROWS" && "$REPEATED" -eq 0 ]] \
+            || CHECK="FAILED (accepted $ACCEPTED of $TOKEN_ROWS, distinct $DISTINCT, repeated $REPEATED)"
+    fi
     if [[ -n "$CHANNEL_ID" ]]; then
         [[ "$BROADCASTS" -eq 1 && "$COPIES" -eq "$CHANNEL_ROWS" && "$REPEATED_B" -eq 0 ]] \
             || CHECK="$CHECK; broadcast FAILED ($BROADCASTS accepted, $COPIES copies of $CHANNEL_ROWS, $REPEATED_B repeated)"
@@ -137,6 +155,22 @@ for SPEC in "${RUNS[@]}"; do
         "$SENDER_US" "$(per_push "$D_LA" "$ACCEPTED")" "$(per_push "$D_MOCK" "$ACCEPTED")" "$(per_push "$D_PG" "$ACCEPTED")" \
         "$(per_push "$D_BROKER" "$ACCEPTED")" "$(peak_mb_all "${SENDERS[@]}")" "$(peak_mb_all "${COORDINATORS[@]}")" "$CHECK" "$LOAD"
     E2E_RATES+=("$RATE"); SENDER_COSTS+=("$SENDER_US"); MOCK_COSTS+=("$(per_push "$D_MOCK" "$ACCEPTED")")
+    if [[ -n "$KILLED_AT" ]]; then
+        # Each repeat by where its first copy came from: accepted after the kill (requests already on the wire, which
+        # the mock read after the sender died) or before it (answered work the restarted sender sent again).
+        curl -sk --http2 "https://127.0.0.1:$MOCK_PORT/mock/repeats" >"$WORK/repeats.json"
+        python3 - "$WORK/repeats.json" "$KILLED_AT" "$N" <<'PY'
+import json, sys
+repeats, killed, n = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+wire = [r for r in repeats if r["first"]["receivedAt"] >= killed]
+before = [r for r in repeats if r["first"]["receivedAt"] < killed]
+same = sum(1 for r in repeats if r["first"]["apnsID"] == r["again"]["apnsID"])
+lags = sorted(killed - r["first"]["receivedAt"] for r in before)
+def q(p): return lags[min(len(lags) - 1, int(p * len(lags)))] if lags else 0
+print(f"  duplicates through the kill: {len(repeats)} = {100 * len(repeats) / n:.3f} % of {n} (target <= 0.1 %); same apns-id {same}; "
+      f"first copy on the wire at the kill {len(wire)}, answered before it {len(before)} (first copy p50 {q(0.5)} ms, max {q(1.0) if lags else 0} ms before the kill)")
+PY
+    fi
     # The delivery record (issue 38): la-coordinator's recorder folds apns-sender's outcomes behind the sends. Wait
     # until every accepted push is in push_deliveries; report when, and la-coordinator's and PostgreSQL's CPU for the
     # fan-out and the record together (the columns above stop at the last push).
@@ -144,7 +178,7 @@ for SPEC in "${RUNS[@]}"; do
     RECORDED=0
     while [[ $SECONDS -lt $RECORD_DEADLINE ]]; do
         RECORDED=$(psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(accepted), 0) FROM push_deliveries WHERE match_id = '$MATCH'" 2>/dev/null || echo 0)
-        [[ "$RECORDED" -ge "$ACCEPTED" ]] && break
+        [[ "$RECORDED" -ge "$([[ -n "$KILLED_AT" ]] && echo "$DISTINCT" || echo "$ACCEPTED")" ]] && break
         sleep 0.5
     done
     RECORDED_AT=$(date +%s%3N)
@@ -171,6 +205,8 @@ done
 echo "  (CPU columns: µs per push accepted, utime+stime from /proc; postgres: every process named postgres, backends that"
 echo "   exited during the run excluded)"
 
+# BENCH_RUNS=0: the end-to-end runs only (a kill run's figures need no ratio).
+[[ "${BENCH_RUNS:-3}" -gt 0 ]] || exit 0
 # The same mock, the APNs client alone and h2load, for the ratios.
 # run_bench LABEL ARGS…: apns-bench against the mock; sets BENCH_RATE, BENCH_US, MOCK_BENCH_US.
 run_bench() {

@@ -26,6 +26,8 @@ final class LockedServer: Sendable {
 ///   when no token; only those with `sequence` > SEQ when given; at most N when given)
 /// - `GET /mock/refusals?token=…&since=SEQ&limit=N` → recorded `MockAPNsRefusal` list (410s and injected faults after the
 ///   request was read), oldest first, numbered from the same sequence as the deliveries
+/// - `GET /mock/repeats` → every `MockAPNsRepeat` (a recorded device push accepted for a token that had one before, with
+///   the token's first), in the repeats' order
 /// - `GET /mock/channels` → every `MockAPNsChannel`
 /// - `POST /mock/channels/subscribe` / `unsubscribe` `{"channelId": "…", "subscriber": "…"}` → 204 (404 for an unknown channel)
 /// - `POST /mock/channels/subscribers` `{"channelId": "…", "count": N}` → counted-only subscribers (benchmarks)
@@ -98,6 +100,8 @@ enum MockAPNsAdmin {
             let parameters = queryParameters(query)
             guard let (since, limit) = page(parameters) else { return error(400, "since must be an integer and limit a positive integer") }
             return json(state.refusals(token: parameters["token"], since: since, limit: limit))
+        case ("GET", "/mock/repeats"):
+            return json(state.repeats())
         case ("POST", "/mock/reset"):
             apply(MockAPNsFaults(), state: state, channels: channels, server: server, reset: true)
             return HTTP2ServerResponse(status: 204)

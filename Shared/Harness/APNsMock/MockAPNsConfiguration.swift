@@ -179,6 +179,32 @@ public struct MockAPNsDelivery: Codable, Sendable, Equatable {
 /// 5xx, …). Recorded beside the accepted pushes and numbered from the same sequence, so the two lists merge into the
 /// order in which APNs answered (what an independent checker reads: "no push to a token after APNs refused it").
 /// Requests refused before their target is known (a malformed request) are only counted.
+/// A push accepted for a token that had one accepted before (`GET /mock/repeats`): the token's first accepted push
+/// and the repeat, each by apns-id, arrival time, connection and sequence (no payloads).
+public struct MockAPNsRepeat: Codable, Sendable, Equatable {
+    /// One accepted push, without its payload.
+    public struct Copy: Codable, Sendable, Equatable {
+        public var apnsID: String
+        /// Mock clock, Unix milliseconds.
+        public var receivedAt: Int64
+        public var connectionID: Int
+        public var sequence: Int
+        public var apsTimestamp: Int64?
+
+        init(_ delivery: MockAPNsDelivery) {
+            apnsID = delivery.apnsID
+            receivedAt = delivery.receivedAt
+            connectionID = delivery.connectionID
+            sequence = delivery.sequence ?? 0
+            apsTimestamp = delivery.apsTimestamp
+        }
+    }
+
+    public var token: String
+    public var first: Copy
+    public var again: Copy
+}
+
 public struct MockAPNsRefusal: Codable, Sendable, Equatable {
     /// Position in the mock's log, shared with `MockAPNsDelivery.sequence`.
     public var sequence: Int

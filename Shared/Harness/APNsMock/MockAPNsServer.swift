@@ -110,6 +110,9 @@ public final class MockAPNsServer: Sendable {
         state.refusals(token: token, since: since, limit: limit)
     }
 
+    /// Accepted device pushes to a token that had one accepted before, each with the token's first (`GET /mock/repeats`).
+    public func repeats() -> [MockAPNsRepeat] { state.repeats() }
+
     public var counters: MockAPNsCounters { MockAPNsAdmin.counters(state: state, channels: channelStore, server: server) }
 
     /// Clears counters, deliveries, unregistered tokens, faults and recorded broadcasts (channels and their

@@ -210,6 +210,22 @@ final class MockAPNsState: Sendable {
         }
     }
 
+    /// Every recorded device push accepted for a token that had one accepted before (broadcast copies left out), each
+    /// with the token's first accepted push: a crash's duplicates, classified by the benchmark that caused them.
+    func repeats() -> [MockAPNsRepeat] {
+        storage.withLock { storage in
+            var found: [MockAPNsRepeat] = []
+            for (token, indices) in storage.byToken where indices.count > 1 {
+                let pushes = indices.map { storage.log[$0] }.filter { $0.channelId == nil }
+                guard let first = pushes.first else { continue }
+                for again in pushes.dropFirst() {
+                    found.append(MockAPNsRepeat(token: token, first: .init(first), again: .init(again)))
+                }
+            }
+            return found.sorted { ($0.again.sequence) < ($1.again.sequence) }
+        }
+    }
+
     /// What was accepted and refused so far.
     struct Counts: Sendable {
         var accepted: Int
