@@ -40,9 +40,11 @@ final class SenderHarness: Sendable {
         let dead = SenderFixtures.unique("sender-dead")
         let deadLetter = SenderFixtures.unique("sender-dead-letter")
         let outcomes = SenderFixtures.unique("sender-outcomes")
+        let progress = SenderFixtures.unique("sender-progress")
         try await admin.createTopics(
             [KafkaTopicSpec(name: jobs, partitions: partitions), KafkaTopicSpec(name: invalid, partitions: 1), KafkaTopicSpec(name: dead, partitions: 1),
-             KafkaTopicSpec(name: deadLetter, partitions: 1), KafkaTopicSpec(name: outcomes, partitions: 1)],
+             KafkaTopicSpec(name: deadLetter, partitions: 1), KafkaTopicSpec(name: outcomes, partitions: 1),
+             KafkaTopicSpec(name: progress, partitions: partitions)],
             timeout: .seconds(10))
         var configuration = SenderConfiguration(
             teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, keyPath: SenderFixtures.keyFile, bundleID: SenderFixtures.bundleID,
@@ -53,6 +55,7 @@ final class SenderHarness: Sendable {
         configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
         configuration.deadLetterTopic = deadLetter
         configuration.outcomesTopic = outcomes
+        configuration.progressTopic = progress
         configuration.maxWaitingJobs = maxWaitingJobs
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
     }

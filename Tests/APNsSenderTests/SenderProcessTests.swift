@@ -131,6 +131,59 @@ import Testing
         try? await producer.shutdown(timeout: .seconds(5))
     }
 
+    /// kill -9 in the middle of a job with progress marks every 10 targets (issue 42): the restarted sender reads the
+    /// marks and sends again only what they do not cover — the requests on the wire at the kill and the chunk being
+    /// answered — not the ~100 targets answered before it (without marks all of them come twice). Two tokens APNs
+    /// refused before the kill are not sent again either: their TokenInvalid records come from the marks.
+    @Test func killMinus9MidJobThenRestartSendsOnlyWhatItsProgressMarksDoNotCover() async throws {
+        let admin = try await SenderFixtures.requireBroker()
+        let (jobs, invalid, dead, group) = try await Self.topics(admin, prefix: "sender-marks")
+        let progress = SenderFixtures.unique("sender-marks-progress")
+        try await admin.createTopics([KafkaTopicSpec(name: progress, partitions: 1)], timeout: .seconds(10))
+        // 10 streams and 200 ms per answer: 50 answers a second, a chunk of 10 marked every 200 ms.
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 200))
+        defer { mock.stop() }
+        var environment = Self.environment(mockPort: mock.port, jobs: jobs, invalid: invalid, dead: dead, group: group)
+        environment["APNS_SENDER_PROGRESS_TOPIC"] = progress
+        environment["APNS_SENDER_PROGRESS_CHUNK"] = "10"
+        let producer = try SenderFixtures.producer()
+        let job = SenderFixtures.job(targets: (0..<300).map { _ in SenderFixtures.target() })
+        let refused = [job.targets[0].token, job.targets[1].token]
+        for token in refused { mock.markUnregistered(token) }
+
+        let first = try SenderProcess(environment: environment)
+        try await first.waitUntilReady()
+        _ = try await producer.send(topic: jobs, key: "m1:0", value: try MessageCodec.encode(job))
+        try await eventually("100 pushes of the job", within: .seconds(30), every: .milliseconds(20)) { mock.counters.accepted >= 100 }
+        first.kill(SIGKILL)
+        #expect(try await first.waitForExit(timeout: .seconds(5)) == SIGKILL)
+        let beforeKill = Set(mock.deliveries().map(\.token))
+        #expect(beforeKill.count >= 100 && beforeKill.count < 298, "killed mid-job")
+
+        mock.setFaults(MockAPNsFaults())
+        let second = try SenderProcess(environment: environment)
+        try await eventually("every target answered after the restart", within: .seconds(60), every: .milliseconds(50)) {
+            Set(mock.deliveries().map(\.token)).count == 298
+        }
+        try await eventually("the job committed", within: .seconds(20), every: .milliseconds(50)) {
+            try await admin.committedOffsets(group: group, topics: [jobs], timeout: .seconds(15)).values.reduce(0, +) == 1
+        }
+        let twice = job.targets.filter { mock.deliveries(token: $0.token).count > 1 }.count
+        // At the kill: up to 10 requests on the wire, up to 10 answered in the chunk not yet marked, and a mark or two
+        // on its way to the broker.
+        #expect(twice <= 40, "\(twice) targets sent twice of \(beforeKill.count) answered before the kill; progress in the logs: \((first.log + second.log).split(separator: "\n").filter { $0.contains("progress") }.joined(separator: "\n").suffix(3000))")
+        for token in refused { #expect(mock.refusals(token: token).count == 1, "a refused token is not sent again") }
+        let metrics = try await LocalHTTP.get(port: second.port, path: "/metrics").body
+        let reused = metrics.split(separator: "\n").first { $0.hasPrefix("apns_sender_progress_reused_targets_total ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(reused >= Double(beforeKill.count - 40), "targets taken from the marks: \(reused)")
+        #expect(metrics.contains("apns_sender_token_invalid_total 2"), "the refusals' TokenInvalid records produced from the marks")
+        #expect(metrics.contains(#"apns_sender_jobs_total{result="delivered"} 1"#))
+        second.kill(SIGTERM)
+        #expect(try await second.waitForExit(timeout: .seconds(20)) == 0)
+        try? await producer.shutdown(timeout: .seconds(5))
+    }
+
     /// SIGTERM in the middle of a job with time to finish it: the job completes (every target
     /// once), its offset is committed, the process exits 0; a restarted sender does not send it
     /// again (a sentinel job, delivered after the restart, proves the restart read past it).

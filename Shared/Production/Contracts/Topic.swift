@@ -13,6 +13,9 @@ public enum Topic: String, Sendable, CaseIterable {
     case tokenInvalid = "push.token-invalid"
     /// `PushOutcome`, key "matchId:shard" (the job's key): apns-sender → la-coordinator's delivery recorder.
     case pushOutcomes = "push.outcomes"
+    /// `PushProgress`, key "jobsTopic:partition:offset": apns-sender's marks of what it sent, read back by the member
+    /// that takes over a jobs partition so that it does not send answered targets again.
+    case pushProgress = "push.progress"
     /// Jobs that exhausted retries or expired, key jobId.
     case dead = "push.dead"
     /// `DeadLetterRecord`, key "sourceTopic:partition:offset": messages any consumer could not decode.

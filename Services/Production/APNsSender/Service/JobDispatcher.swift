@@ -21,6 +21,8 @@ struct JobDispatcher: Service {
     let tracker: CommitTracker
     let jobs: JobSet
     let processor: JobProcessor
+    /// Progress marks: written as jobs are answered and final, and read back for jobs read again.
+    let marks: ProgressMarks
     let deadLetters: DeadLetterPublisher
     let metrics: SenderMetrics
     let readiness: Readiness
@@ -36,15 +38,23 @@ struct JobDispatcher: Service {
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
             }) {
                 metrics.lookahead(counts)
+                let known = marks.take(next.entry.message)
+                if let known, known.done {
+                    // Final before a crash or a rebalance (its results are on their topics): not sent again.
+                    if let job = next.entry.job { order.noteSent(job, key: next.entry.key) }
+                    tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    continue dispatch
+                }
                 if next.superseded, let job = next.entry.job {
                     // A newer state of its key is already read: its devices get that one.
                     metrics.superseded(priority: job.priority, count: job.targets.count)
                     metrics.targetsFinished("superseded", count: job.targets.count)
                     metrics.jobFinished("superseded")
                     tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    marks.done(next.entry.message, jobId: job.jobId)
                     continue dispatch
                 }
-                start(next.entry)
+                start(next.entry, known: known)
                 continue dispatch
             }
             if !jobs.hasSlot {
@@ -71,20 +81,24 @@ struct JobDispatcher: Service {
         logger.info("drained", ["abandonedJobs": String(jobs.count), "unfinished": String(tracker.pendingCount)])
     }
 
-    /// Starts one entry's work as a job; its offset is finished in the tracker once the work is final.
-    private func start(_ entry: JobLookahead.Entry) {
+    /// Starts one entry's work as a job; its offset is finished in the tracker, and marked done, once the work is
+    /// final. `known`: what progress marks said of an earlier sending of it.
+    private func start(_ entry: JobLookahead.Entry, known: ProgressIndex.Entry?) {
         let message = entry.message
         let partition = message.topicPartition
-        let done: @Sendable () -> Void = { [tracker] in
+        let jobID = entry.job?.jobId
+        let done: @Sendable () -> Void = { [tracker, marks] in
             tracker.finish(partition, offset: message.offset)
+            marks.done(message, jobId: jobID)
         }
+        let progress = marks.topic == nil ? nil : JobProgress(marks: marks, message: message, known: known)
         let ended: @Sendable () -> Void = { [readAhead] in readAhead.bump() }
         switch entry.incoming {
         case .job(let job):
             let key = entry.key
             jobs.start { [processor, order] slot in
                 defer { ended() }
-                if case .finished = await processor.process(job, key: key, order: order, slot: slot) { done() }
+                if case .finished = await processor.process(job, key: key, order: order, slot: slot, progress: progress) { done() }
             }
         case .invalid(let job, let reason):
             metrics.rejected(kind: "invalid_job")

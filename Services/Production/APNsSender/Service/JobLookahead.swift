@@ -34,6 +34,9 @@ struct JobLookahead: Sendable {
     private(set) var entries: [Entry] = []
     /// Until when starting waits after an assignment (nil: not settling).
     private(set) var settlingUntil: ContinuousClock.Instant?
+    /// Reads of progress marks under way (after assignments): nothing starts until they are done, so a job read
+    /// again is matched against its marks before it is sent.
+    private(set) var marksLoading = 0
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -47,12 +50,19 @@ struct JobLookahead: Sendable {
     /// Starting waits until `deadline`, or until `settled()` or the lookahead fills up (after an assignment).
     mutating func settle(until deadline: ContinuousClock.Instant) { settlingUntil = deadline }
 
+    /// A read of progress marks began; nothing starts until it ends.
+    mutating func beginLoadingMarks() { marksLoading += 1 }
+
+    /// A read of progress marks ended (read, cut short or failed).
+    mutating func endLoadingMarks() { marksLoading = max(0, marksLoading - 1) }
+
     /// The intake has read everything fetched so far.
     mutating func settled() { settlingUntil = nil }
 
     /// Removes and returns the next entry to start, or nil when none may start now (or the lookahead is settling).
     /// `superseded`: a plain update with a newer state of its key behind it in the lookahead — not to be sent.
     mutating func takeNext(order: SendOrder, now: ContinuousClock.Instant = .now) -> (entry: Entry, superseded: Bool)? {
+        guard marksLoading == 0 else { return nil }
         if let settlingUntil, now < settlingUntil, hasRoom { return nil }
         settlingUntil = nil
         func startable(_ entry: Entry) -> Bool { entry.job.map { order.mayStart($0, key: entry.key) } ?? true }

@@ -35,7 +35,13 @@ struct JobProcessor: Sendable {
     /// parks it without a sending slot when its `JobSet` has room. With `order`, each round of an update or end
     /// follows the per-device order of its Kafka `key` (`SendOrder`): an update whose key already began a newer
     /// state is superseded (its remaining targets are not sent, counted in `apns_sender_superseded_total`).
-    func process(_ job: PushJob, key: String = "", order: SendOrder? = nil, slot: JobSlot = .unmanaged()) async -> Result {
+    ///
+    /// With `progress`, every round's final answers are marked as they come (`ProgressMarks`), and the targets that
+    /// marks read back after a crash already answer (`progress.known`) are not sent again: their answers go into the
+    /// outcome as marked, and a refused token's `TokenInvalid` is produced without a push.
+    func process(_ job: PushJob, key: String = "", order: SendOrder? = nil, slot: JobSlot = .unmanaged(), progress: JobProgress? = nil)
+        async -> Result
+    {
         if let channel = job.channel { return await processBroadcast(job, channel: channel, slot: slot) }
         let started = ContinuousClock.now
         metrics.jobsInFlight.increment()
@@ -50,8 +56,15 @@ struct JobProcessor: Sendable {
         var lastError: String?
         var cause = DeadPush.Cause.exhausted
         var attempt = 0
+        if let known = progress?.known, !remaining.isEmpty {
+            let reused = reuse(known, of: job, ledger: &ledger)
+            delivered += reused.accepted
+            invalid += reused.invalid
+            remaining.removeAll { known.answers($0) }
+            if reused.accepted > 0 { order?.noteSent(job, key: key) }
+        }
         if scheduler.isExpired(job.expiration) {
-            dead = job.targets
+            dead = remaining.map { job.targets[$0] }
             lastError = "expired before sending (apns-expiration \(job.expiration))"
             ledger.finish(remaining, as: .dead, why: lastError ?? "expired")
             remaining = []
@@ -67,7 +80,7 @@ struct JobProcessor: Sendable {
                 break
             }
             attempt += 1
-            let outcomes = await sendRound(job, payload: payload, targets: remaining)
+            let outcomes = await sendRound(job, payload: payload, targets: remaining, progress: progress)
             order?.endRound(job, key: key)
             if Task.isCancelled { return abandon(job) }
             let answeredAt = Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)
@@ -167,9 +180,54 @@ struct JobProcessor: Sendable {
     }
 
     /// One attempt for each target (indices into `job.targets`), all at once (a job has at most 1,000; the HTTP/2 pool
-    /// queues what exceeds its streams). Outcomes in the order of `targets`.
-    private func sendRound(_ job: PushJob, payload: [UInt8], targets: [Int]) async -> [APNsOutcome] {
-        await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
+    /// queues what exceeds its streams). Outcomes in the order of `targets`. With marks on, the round goes out as
+    /// chunks of `ProgressMarks.chunk` targets, all submitted at once (the pool's order is unchanged), and each chunk's
+    /// final answers are marked as soon as the chunk is answered.
+    private func sendRound(_ job: PushJob, payload: [UInt8], targets: [Int], progress: JobProgress?) async -> [APNsOutcome] {
+        guard let progress, progress.marks.isWriting else {
+            return await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
+        }
+        let chunk = progress.marks.chunk
+        guard targets.count > chunk else {
+            let outcomes = await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
+            progress.mark(job, targets: targets[...], outcomes: outcomes)
+            return outcomes
+        }
+        let starts = Array(stride(from: 0, to: targets.count, by: chunk))
+        var chunks = [[APNsOutcome]](repeating: [], count: starts.count)
+        await withTaskGroup(of: (Int, [APNsOutcome]).self) { group in
+            for (number, start) in starts.enumerated() {
+                let slice = targets[start..<min(start + chunk, targets.count)]
+                group.addTask { [client] in
+                    let outcomes = await client.send(slice.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
+                    progress.mark(job, targets: slice, outcomes: outcomes)
+                    return (number, outcomes)
+                }
+            }
+            for await (number, outcomes) in group { chunks[number] = outcomes }
+        }
+        return chunks.flatMap { $0 }
+    }
+
+    /// Puts the answers marks gave (`known`) into the ledger: accepted targets as delivered, refused ones as refused
+    /// with their `TokenInvalid`. Returns how many of each.
+    private func reuse(_ known: ProgressIndex.Entry, of job: PushJob, ledger: inout OutcomeLedger) -> (accepted: Int, invalid: [TokenInvalid]) {
+        var accepted = 0
+        var invalid: [TokenInvalid] = []
+        for index in job.targets.indices where known.answers(index) {
+            let target = job.targets[index]
+            let apnsId = APNsID.derive(jobID: job.jobId, token: target.token)
+            if let refusal = known.refused[index] {
+                ledger.known(index, result: .refused, status: refusal.status, reason: refusal.reason, apnsId: apnsId)
+                invalid.append(TokenInvalid(
+                    token: target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId, userId: target.userId,
+                    deviceId: target.deviceId, reason: refusal.reason, apnsTimestamp: refusal.apnsTimestamp))
+            } else {
+                ledger.known(index, result: .accepted, status: 200, reason: nil, apnsId: apnsId)
+                accepted += 1
+            }
+        }
+        return (accepted, invalid)
     }
 
     private func abandon(_ job: PushJob) -> Result {

@@ -34,6 +34,15 @@ struct OutcomeLedger {
         if let final { result[index] = final }
     }
 
+    /// A final answer an earlier sending of this job got (its progress marks): not sent again, counted as one try.
+    mutating func known(_ index: Int, result final: PushResult, status code: Int, reason text: String?, apnsId id: String) {
+        tries[index] = 1
+        status[index] = code
+        reason[index] = text
+        apnsId[index] = id
+        result[index] = final
+    }
+
     /// Targets that end without a further answer (retries ran out, expired, superseded): `result`, and `why` as
     /// the reason of those never answered.
     mutating func finish(_ indices: [Int], as final: PushResult, why: String) {

@@ -73,6 +73,19 @@ final class SendOrder: Sendable {
         }
     }
 
+    /// An earlier sending of `job` (before a crash, known from its progress marks) reached its devices: a plain
+    /// update of an older state of its key is superseded from now on, as if this job had begun a round here.
+    func noteSent(_ job: PushJob, key: String) {
+        guard Self.isOrdered(job) else { return }
+        state.withLock { state in
+            let now = ContinuousClock.now
+            var entry = state.keys[key] ?? KeyState(touched: now)
+            entry.touched = now
+            entry.newestStarted = max(entry.newestStarted, job.stateSeq)
+            state.keys[key] = entry
+        }
+    }
+
     /// Ends the round `beginRound` began.
     func endRound(_ job: PushJob, key: String) {
         guard Self.isOrdered(job) else { return }

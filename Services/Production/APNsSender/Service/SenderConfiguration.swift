@@ -60,6 +60,18 @@ public struct SenderConfiguration: Sendable {
     public var deadLetterTopic = Topic.deadLetter.name
     /// `APNS_SENDER_OUTCOMES_TOPIC`: where each job's outcome goes (`PushOutcome`, for the delivery record).
     public var outcomesTopic = Topic.pushOutcomes.name
+    /// `APNS_SENDER_PROGRESS_TOPIC` (push.progress): where apns-sender marks the targets APNs answered and the jobs
+    /// that are final (`PushProgress`), read back by the member that takes over a jobs partition so that a crash does
+    /// not send them again. `off` (empty here): no marks (every unfinished job is sent whole again after a crash).
+    public var progressTopic = Topic.pushProgress.name
+    /// `APNS_SENDER_PROGRESS_CHUNK` (64): targets per answered mark (a round is sent in chunks of this many).
+    public var progressChunk = 64
+    /// `APNS_SENDER_PROGRESS_LOOKBACK_S` (900): how far back the marks are read after an assignment. A job left
+    /// unfinished longer than this before the crash is sent whole again.
+    public var progressLookback: Duration = .seconds(900)
+    /// `APNS_SENDER_PROGRESS_READ_MS` (5000): the most the read of the marks may take after an assignment (no job of
+    /// the new partitions starts meanwhile); past it the partitions start without their marks.
+    public var progressReadTimeout: Duration = .seconds(5)
     /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
     public var shutdownGrace: Duration
     /// `KAFKA_BROKERS`, `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`.
@@ -128,6 +140,10 @@ public struct SenderConfiguration: Sendable {
             infrastructure: infrastructure)
         deadLetterTopic = try topic("APNS_SENDER_DEAD_LETTER_TOPIC", .deadLetter)
         outcomesTopic = try topic("APNS_SENDER_OUTCOMES_TOPIC", .pushOutcomes)
+        progressTopic = environment.raw("APNS_SENDER_PROGRESS_TOPIC") == "off" ? "" : try topic("APNS_SENDER_PROGRESS_TOPIC", .pushProgress)
+        progressChunk = try environment.int("APNS_SENDER_PROGRESS_CHUNK", default: progressChunk, in: 1...PushJob.maximumTargets)
+        progressLookback = .seconds(try environment.int("APNS_SENDER_PROGRESS_LOOKBACK_S", default: 900, in: 10...86_400))
+        progressReadTimeout = try environment.milliseconds("APNS_SENDER_PROGRESS_READ_MS", default: .seconds(5), in: 100...120_000)
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
         lookaheadJobs = try environment.int("APNS_SENDER_LOOKAHEAD_JOBS", default: lookaheadJobs, in: 1...4096)
         prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)

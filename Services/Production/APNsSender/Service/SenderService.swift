@@ -48,25 +48,39 @@ public final class SenderService: Sendable {
         readiness.set("accepting_jobs", true)
         let tracker = CommitTracker()
         let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics)
+        producer = try KafkaProducer(configuration: configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())", linger: .milliseconds(2)),
+                                     logger: logger.child("kafka"), metrics: registry)
+        let marks = try ProgressMarks(configuration: configuration, producer: producer, registry: registry, logger: logger, clock: clock)
         consumer = try KafkaConsumer(
             configuration: Self.consumerConfiguration(configuration), logger: logger.child("kafka"), metrics: registry,
             onRebalance: { [readiness, tracker, logger] event in
                 switch event {
                 case .assigned(let partitions):
-                    readAhead.lookahead.withLock { $0.settle(until: .now + .seconds(1)) }
+                    let loadsMarks = marks.topic != nil && !partitions.isEmpty
+                    readAhead.lookahead.withLock { lookahead in
+                        lookahead.settle(until: .now + .seconds(1))
+                        if loadsMarks { lookahead.beginLoadingMarks() }
+                    }
                     readiness.set("kafka", true)
                     logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
+                    // Nothing starts until the marks of the new partitions are read (at most progressReadTimeout).
+                    if loadsMarks {
+                        Task {
+                            await marks.load(partitions)
+                            readAhead.lookahead.withLock { $0.endLoadingMarks() }
+                            readAhead.bump()
+                        }
+                    }
                 case .revoked(let partitions, let lost):
                     _ = readAhead.lookahead.withLock { $0.revoke(partitions) }
                     tracker.revoke(partitions)
+                    marks.forget(partitions)
                     if lost { readiness.set("kafka", false) }
                     logger.info("partitions revoked", ["count": String(partitions.count), "lost": String(lost)])
                 case .failed(let error):
                     logger.warning("rebalance failed", ["error": error.description])
                 }
             })
-        producer = try KafkaProducer(configuration: configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())", linger: .milliseconds(2)),
-                                     logger: logger.child("kafka"), metrics: registry)
         let processor = JobProcessor(
             client: client,
             publisher: ResultPublisher(
@@ -76,7 +90,7 @@ public final class SenderService: Sendable {
         intake = KafkaConsumerService("job-intake", consumer: consumer, logger: logger, commits: .outOfOrder(tracker, intake: readAhead))
         dispatcher = JobDispatcher(
             readAhead: readAhead, order: SendOrder(roundEnded: { readAhead.bump() }), tracker: tracker,
-            jobs: JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs), processor: processor,
+            jobs: JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs), processor: processor, marks: marks,
             deadLetters: DeadLetterPublisher(
                 producer: producer, metrics: registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock),
             metrics: metrics, readiness: readiness, logger: logger, clock: clock)

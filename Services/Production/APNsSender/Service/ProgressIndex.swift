@@ -1,0 +1,70 @@
+import Contracts
+import Foundation
+import Kafka
+
+/// The marks read back for the jobs partitions this member was assigned (`PushProgress`), folded per job message:
+/// the union of every mark of that message. A message's entry is taken once, when the dispatcher picks the message.
+struct ProgressIndex: Sendable {
+    /// What is known of one job message.
+    struct Entry: Sendable, Equatable {
+        /// The job message's Kafka timestamp (ms): a mark matches only the message it was written for.
+        var messageTimestamp: Int64
+        /// The message is final: nothing of it is to be sent again.
+        var done = false
+        /// Targets APNs accepted.
+        var accepted = IndexSet()
+        /// Targets APNs refused for their token, by index.
+        var refused: [Int: PushProgress.Refusal] = [:]
+
+        /// Whether the entry says anything about target `index`.
+        func answers(_ index: Int) -> Bool { accepted.contains(index) || refused[index] != nil }
+    }
+
+    /// The job message a mark or an entry is about.
+    struct MessageID: Hashable, Sendable {
+        var partition: KafkaTopicPartition
+        var offset: Int64
+    }
+
+    private(set) var entries: [MessageID: Entry] = [:]
+
+    /// Folds one mark in; false (nothing changed) when it is malformed for its kind or contradicts an entry's timestamp.
+    @discardableResult
+    mutating func add(_ mark: PushProgress) -> Bool {
+        let id = MessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
+        var entry = entries[id] ?? Entry(messageTimestamp: mark.messageTimestamp)
+        // Two messages at one offset (a recreated topic): the newer one's marks win.
+        if entry.messageTimestamp != mark.messageTimestamp {
+            guard mark.messageTimestamp > entry.messageTimestamp else { return false }
+            entry = Entry(messageTimestamp: mark.messageTimestamp)
+        }
+        switch mark.kind {
+        case .done:
+            entry.done = true
+        case .answered:
+            guard let ranges = mark.acceptedRanges(targetCount: PushJob.maximumTargets),
+                  mark.refused.allSatisfy({ (0..<PushJob.maximumTargets).contains($0.index) }) else { return false }
+            for range in ranges { entry.accepted.insert(integersIn: range) }
+            for refusal in mark.refused { entry.refused[refusal.index] = refusal }
+        }
+        entries[id] = entry
+        return true
+    }
+
+    /// Removes and returns the entry of `message` when its marks were written for this very message.
+    mutating func take(_ message: KafkaMessage) -> Entry? {
+        let id = MessageID(partition: message.topicPartition, offset: message.offset)
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        return entry.messageTimestamp == Self.milliseconds(message.timestamp) ? entry : nil
+    }
+
+    /// Forgets the entries of `partitions` (revoked: their next owner reads the marks itself).
+    mutating func forget(_ partitions: Set<KafkaTopicPartition>) {
+        entries = entries.filter { !partitions.contains($0.key.partition) }
+    }
+
+    /// A Kafka timestamp in Unix milliseconds (-1 when the broker gave none).
+    static func milliseconds(_ timestamp: Date?) -> Int64 {
+        timestamp.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? -1
+    }
+}
