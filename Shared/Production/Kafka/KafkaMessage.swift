@@ -23,6 +23,11 @@ public struct KafkaMessage: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
+    /// `timestamp` in Unix milliseconds as the broker sent it; -1 when it sent none.
+    public var timestampMilliseconds: Int64 {
+        timestamp.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? -1
+    }
+
     /// The key decoded as UTF-8, if present and valid.
     public var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
     /// The value as `Data` (e.g. for `JSONDecoder`).

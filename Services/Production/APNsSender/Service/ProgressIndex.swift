@@ -55,16 +55,11 @@ struct ProgressIndex: Sendable {
     mutating func take(_ message: KafkaMessage) -> Entry? {
         let id = MessageID(partition: message.topicPartition, offset: message.offset)
         guard let entry = entries.removeValue(forKey: id) else { return nil }
-        return entry.messageTimestamp == Self.milliseconds(message.timestamp) ? entry : nil
+        return entry.messageTimestamp == message.timestampMilliseconds ? entry : nil
     }
 
     /// Forgets the entries of `partitions` (revoked: their next owner reads the marks itself).
     mutating func forget(_ partitions: Set<KafkaTopicPartition>) {
         entries = entries.filter { !partitions.contains($0.key.partition) }
-    }
-
-    /// A Kafka timestamp in Unix milliseconds (-1 when the broker gave none).
-    static func milliseconds(_ timestamp: Date?) -> Int64 {
-        timestamp.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? -1
     }
 }

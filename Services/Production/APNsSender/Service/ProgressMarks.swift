@@ -89,11 +89,10 @@ final class ProgressMarks: Sendable {
         let partitions = progressPartitions.load(ordering: .relaxed)
         guard let topic, partitions > 0 else { return }
         let mark = PushProgress(kind: kind, jobsTopic: message.topic, partition: message.partition, offset: message.offset,
-                                messageTimestamp: ProgressIndex.milliseconds(message.timestamp), jobId: jobId, accepted: accepted,
+                                messageTimestamp: message.timestampMilliseconds, jobId: jobId, accepted: accepted,
                                 refused: refused, at: Int64(clock.now().timeIntervalSince1970 * 1000))
-        guard let value = try? MessageCodec.encode(mark) else { return }
         let outgoing = KafkaOutgoingMessage(
-            topic: topic, key: Array(mark.key.utf8), value: value,
+            topic: topic, key: Array(mark.key.utf8), value: PushProgressEncoder.encode(mark),
             partition: PushProgress.progressPartition(forJobsPartition: message.partition, progressPartitions: partitions))
         let counters = counters
         Task {
