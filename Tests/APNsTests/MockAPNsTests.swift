@@ -250,6 +250,32 @@ import SharedTestSupport
         #expect(mock.counters.accepted == 58)
     }
 
+    /// Answers reported while a batch runs (what apns-sender's progress marks are made from): in groups of `every`
+    /// as they come — the first group long before the batch ends — each push once, across both environments, with the
+    /// outcome the batch returns.
+    @Test func answersAreReportedInGroupsWhileTheBatchRuns() async throws {
+        let mock = try Fixtures.mock(maxConcurrentStreams: 5, faults: MockAPNsFaults(latencyMilliseconds: 20))
+        defer { mock.stop() }
+        let client = try Fixtures.client(port: mock.port, connections: 1)
+        defer { client.shutdown() }
+        let targets = (0..<60).map { Fixtures.target(env: $0 % 4 == 0 ? .sandbox : .production) }
+        mock.markUnregistered(targets[5].token, timestamp: 1_800_000_000_000)
+        let job = Fixtures.job(targets: targets)
+        let reports = LockedValue<[(at: ContinuousClock.Instant, answers: [(Int, APNsOutcome)])]>([])
+        let outcomes = await client.send(job, answered: APNsAnswerReport(every: 7) { answers in
+            reports.withLock { $0.append((.now, answers)) }
+        })
+        let ended = ContinuousClock.now
+        let all = reports.withLock { $0 }
+        let reported = all.flatMap(\.answers)
+        #expect(reported.map(\.0).sorted() == Array(0..<60), "every push reported once")
+        for (index, outcome) in reported { #expect(outcome == outcomes[index]) }
+        #expect(reported.first { $0.0 == 5 }?.1.action == .tokenInvalid)
+        #expect(all.allSatisfy { $0.answers.count <= 7 })
+        // 15 sandbox and 45 production pushes, 5 streams, 20 ms each: the first group comes ≥ 100 ms before the end.
+        #expect(try #require(all.first).at < ended - .milliseconds(60), "reported while the batch ran")
+    }
+
     @Test func maxConcurrentStreamsIsRespected() async throws {
         let mock = try Fixtures.mock(maxConcurrentStreams: 3, faults: MockAPNsFaults(latencyMilliseconds: 2))
         defer { mock.stop() }

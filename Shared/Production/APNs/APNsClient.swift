@@ -65,16 +65,22 @@ public final class APNsClient: Sendable {
     /// streams) and returns one outcome per push, in their order (never throws). Pushes APNs refuses
     /// with ExpiredProviderToken are sent once more with a new provider token.
     public func send(_ pushes: [APNsPush]) async -> [APNsOutcome] {
+        await send(pushes, answered: nil)
+    }
+
+    /// As `send(_:)`, and reports the answers while the batch runs (`APNsAnswerReport`, on the HTTP/2 loop thread).
+    public func send(_ pushes: [APNsPush], answered: APNsAnswerReport?) async -> [APNsOutcome] {
         guard !pushes.isEmpty else { return [] }
         inFlight?.increment(by: Double(pushes.count))
         defer { inFlight?.decrement(by: Double(pushes.count)) }
         let sandboxIndices = pushes.indices.filter { pushes[$0].device.environment == .sandbox }
-        if sandboxIndices.isEmpty { return await send(pushes, over: production) }
-        if sandboxIndices.count == pushes.count { return await send(pushes, over: sandbox) }
+        if sandboxIndices.isEmpty { return await send(pushes, over: production, answered: answered) }
+        if sandboxIndices.count == pushes.count { return await send(pushes, over: sandbox, answered: answered) }
         let sandboxSet = Set(sandboxIndices)
         let productionIndices = pushes.indices.filter { !sandboxSet.contains($0) }
-        async let sandboxOutcomes = send(sandboxIndices.map { pushes[$0] }, over: sandbox)
-        let productionOutcomes = await send(productionIndices.map { pushes[$0] }, over: production)
+        async let sandboxOutcomes = send(sandboxIndices.map { pushes[$0] }, over: sandbox, answered: answered?.mapping(sandboxIndices))
+        let productionOutcomes = await send(productionIndices.map { pushes[$0] }, over: production,
+                                            answered: answered?.mapping(productionIndices))
         var outcomes = [APNsOutcome?](repeating: nil, count: pushes.count)
         for (index, outcome) in zip(productionIndices, productionOutcomes) { outcomes[index] = outcome }
         for (index, outcome) in zip(sandboxIndices, await sandboxOutcomes) { outcomes[index] = outcome }
@@ -83,9 +89,9 @@ public final class APNsClient: Sendable {
 
     /// One environment's pushes: one batch, then at most one more for those refused with an expired
     /// provider token, if a new one could be minted.
-    private func send(_ pushes: [APNsPush], over http: HTTP2Client) async -> [APNsOutcome] {
+    private func send(_ pushes: [APNsPush], over http: HTTP2Client, answered: APNsAnswerReport? = nil) async -> [APNsOutcome] {
         let started = ContinuousClock.now
-        var outcomes = await attempt(pushes, indices: Array(pushes.indices), number: 1, over: http)
+        var outcomes = await attempt(pushes, indices: Array(pushes.indices), number: 1, over: http, answered: answered)
         let rejected = outcomes.indices.filter { outcomes[$0].outcome.action == .regenerateJWTAndRetry }
         if !rejected.isEmpty, let authorization = outcomes[rejected[0]].authorizationUsed {
             let fresh = (try? tokens.tokenRejected(authorization: authorization)) ?? false
@@ -93,7 +99,7 @@ public final class APNsClient: Sendable {
                 "newTokenMinted": String(fresh), "pushes": String(rejected.count),
             ])
             if fresh {
-                let again = await attempt(pushes, indices: rejected, number: 2, over: http)
+                let again = await attempt(pushes, indices: rejected, number: 2, over: http, answered: answered)
                 for (index, retried) in zip(rejected, again) {
                     outcomes[index] = retried
                     outcomes[index].outcome.latency = ContinuousClock.now - started
@@ -110,7 +116,9 @@ public final class APNsClient: Sendable {
     }
 
     /// Sends `pushes[indices]` as one batch; one result per index, in the same order.
-    private func attempt(_ pushes: [APNsPush], indices: [Int], number: Int, over http: HTTP2Client) async -> [Attempted] {
+    private func attempt(_ pushes: [APNsPush], indices: [Int], number: Int, over http: HTTP2Client, answered: APNsAnswerReport? = nil)
+        async -> [Attempted]
+    {
         let authorization: String
         do {
             authorization = try tokens.authorization()
@@ -121,24 +129,35 @@ public final class APNsClient: Sendable {
                     apnsID: pushes[index].apnsID, attempts: number, transportError: error.description), authorizationUsed: nil)
             }
         }
-        let answers = await http.send(indices.map { requests.request(pushes[$0], authorization: authorization) })
-        return zip(indices, answers).map { index, answer in
-            let push = pushes[index]
-            var outcome: APNsOutcome
-            switch answer.result {
-            case .success(let response):
-                let (reason, timestamp) = Self.parseError(response)
-                outcome = APNsOutcome(
-                    device: push.device, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
-                    reason: reason, apnsID: push.apnsID, apnsTimestamp: timestamp, attempts: number)
-            case .failure(let error):
-                outcome = APNsOutcome(
-                    device: push.device, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
-                    apnsID: push.apnsID, attempts: number, transportError: error.description)
+        let progress = answered.map { answered in
+            HTTP2BatchProgress(every: answered.every) { batch in
+                answered.report(batch.map { position, answer in
+                    (indices[position], Self.outcome(of: pushes[indices[position]], answer, attempt: number))
+                })
             }
-            outcome.latency = answer.elapsed
-            return Attempted(outcome: outcome, authorizationUsed: authorization)
         }
+        let answers = await http.send(indices.map { requests.request(pushes[$0], authorization: authorization) }, progress: progress)
+        return zip(indices, answers).map { index, answer in
+            Attempted(outcome: Self.outcome(of: pushes[index], answer, attempt: number), authorizationUsed: authorization)
+        }
+    }
+
+    /// What one HTTP/2 answer means for `push`.
+    private static func outcome(of push: APNsPush, _ answer: HTTP2BatchResult, attempt number: Int) -> APNsOutcome {
+        var outcome: APNsOutcome
+        switch answer.result {
+        case .success(let response):
+            let (reason, timestamp) = parseError(response)
+            outcome = APNsOutcome(
+                device: push.device, action: APNsAction.classify(status: response.status, reason: reason), status: response.status,
+                reason: reason, apnsID: push.apnsID, apnsTimestamp: timestamp, attempts: number)
+        case .failure(let error):
+            outcome = APNsOutcome(
+                device: push.device, action: error.isRetryable ? .retry : .permanentFailure, status: nil, reason: nil,
+                apnsID: push.apnsID, attempts: number, transportError: error.description)
+        }
+        outcome.latency = answer.elapsed
+        return outcome
     }
 
     private func finish(_ outcome: APNsOutcome) -> APNsOutcome {

@@ -7,6 +7,8 @@ public protocol APNsTransport: Sendable {
     func send(_ push: APNsPush) async -> APNsOutcome
     /// Sends every push of `pushes` concurrently; one outcome per push, in their order.
     func send(_ pushes: [APNsPush]) async -> [APNsOutcome]
+    /// As `send(_:)`, and reports the answers while the pushes are sent, in groups (`APNsAnswerReport`).
+    func send(_ pushes: [APNsPush], answered: APNsAnswerReport?) async -> [APNsOutcome]
     /// Sends one broadcast to a channel's subscribers (never throws).
     func sendBroadcast(_ broadcast: APNsBroadcast) async -> APNsBroadcastOutcome
     /// Closes the connections; pushes sent afterwards fail as transport errors.
@@ -16,6 +18,13 @@ public protocol APNsTransport: Sendable {
 extension APNsClient: APNsTransport {}
 
 extension APNsTransport {
+    /// Reports every answer at the end, for transports that cannot report them earlier.
+    public func send(_ pushes: [APNsPush], answered: APNsAnswerReport?) async -> [APNsOutcome] {
+        let outcomes = await send(pushes)
+        answered?.report(Array(outcomes.enumerated()))
+        return outcomes
+    }
+
     /// One child task per push, for transports without a batch path of their own (`APNsClient` has one).
     public func send(_ pushes: [APNsPush]) async -> [APNsOutcome] {
         await withTaskGroup(of: (Int, APNsOutcome).self) { group in
@@ -26,5 +35,24 @@ extension APNsTransport {
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes.map { $0! }
         }
+    }
+}
+
+/// Answers reported while a batch of pushes is sent (`APNsTransport.send(_:answered:)`): every `every` answers, and the
+/// last ones when the batch completes, as (index in the batch, outcome). A push retried with a fresh provider token is
+/// reported again with its second answer. `report` may run on the connection's event-loop thread: it must be quick and
+/// must not block.
+public struct APNsAnswerReport: Sendable {
+    public let every: Int
+    public let report: @Sendable ([(Int, APNsOutcome)]) -> Void
+
+    public init(every: Int, report: @escaping @Sendable ([(Int, APNsOutcome)]) -> Void) {
+        self.every = max(1, every)
+        self.report = report
+    }
+
+    /// The same report for a sub-batch whose index i is `indices[i]` of the whole batch.
+    func mapping(_ indices: [Int]) -> APNsAnswerReport {
+        APNsAnswerReport(every: every) { [report] answers in report(answers.map { (indices[$0.0], $0.1) }) }
     }
 }

@@ -45,11 +45,13 @@ public final class HTTP2Client: Sendable {
     /// Sends every request at once (one hop to the event loop for all of them) and waits until each has an
     /// answer or an error. Results are in request order; a batch costs one suspension, not one per request,
     /// which is what a sender of thousands of pushes per job needs.
-    public func send(_ requests: [HTTP2Request]) async -> [HTTP2BatchResult] {
+    ///
+    /// With `progress`, the answers are also reported as they come, in groups (see `HTTP2BatchProgress`).
+    public func send(_ requests: [HTTP2Request], progress: HTTP2BatchProgress? = nil) async -> [HTTP2BatchResult] {
         guard !requests.isEmpty else { return [] }
         let pool = self.pool
         return await withCheckedContinuation { continuation in
-            loop.execute { pool.value.enqueue(requests, continuation) }
+            loop.execute { pool.value.enqueue(requests, continuation, progress: progress) }
         }
     }
 

@@ -60,3 +60,16 @@ public struct HTTP2BatchResult: Sendable {
         self.elapsed = elapsed
     }
 }
+
+/// Answers of a batch reported while it runs (`HTTP2Client.send(_:progress:)`): every `every` answers, and the last
+/// ones when the batch completes, as (index in the batch, result). `report` runs on the client's event-loop thread,
+/// before the batch's caller resumes: it must be quick and must not block.
+public struct HTTP2BatchProgress: Sendable {
+    public let every: Int
+    public let report: @Sendable ([(Int, HTTP2BatchResult)]) -> Void
+
+    public init(every: Int, report: @escaping @Sendable ([(Int, HTTP2BatchResult)]) -> Void) {
+        self.every = max(1, every)
+        self.report = report
+    }
+}

@@ -180,33 +180,14 @@ struct JobProcessor: Sendable {
     }
 
     /// One attempt for each target (indices into `job.targets`), all at once (a job has at most 1,000; the HTTP/2 pool
-    /// queues what exceeds its streams). Outcomes in the order of `targets`. With marks on, the round goes out as
-    /// chunks of `ProgressMarks.chunk` targets, all submitted at once (the pool's order is unchanged), and each chunk's
-    /// final answers are marked as soon as the chunk is answered.
+    /// queues what exceeds its streams). Outcomes in the order of `targets`. With marks on, the answers are marked
+    /// as they come, every `ProgressMarks.chunk` of them (reported from the connection's loop, one batch still).
     private func sendRound(_ job: PushJob, payload: [UInt8], targets: [Int], progress: JobProgress?) async -> [APNsOutcome] {
-        guard let progress, progress.marks.isWriting else {
-            return await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
-        }
-        let chunk = progress.marks.chunk
-        guard targets.count > chunk else {
-            let outcomes = await client.send(targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
-            progress.mark(job, targets: targets[...], outcomes: outcomes)
-            return outcomes
-        }
-        let starts = Array(stride(from: 0, to: targets.count, by: chunk))
-        var chunks = [[APNsOutcome]](repeating: [], count: starts.count)
-        await withTaskGroup(of: (Int, [APNsOutcome]).self) { group in
-            for (number, start) in starts.enumerated() {
-                let slice = targets[start..<min(start + chunk, targets.count)]
-                group.addTask { [client] in
-                    let outcomes = await client.send(slice.map { APNsPush(job, payload: payload, target: job.targets[$0]) })
-                    progress.mark(job, targets: slice, outcomes: outcomes)
-                    return (number, outcomes)
-                }
-            }
-            for await (number, outcomes) in group { chunks[number] = outcomes }
-        }
-        return chunks.flatMap { $0 }
+        let pushes = targets.map { APNsPush(job, payload: payload, target: job.targets[$0]) }
+        guard let progress, progress.marks.isWriting else { return await client.send(pushes) }
+        return await client.send(pushes, answered: APNsAnswerReport(every: progress.marks.chunk) { answers in
+            progress.mark(job, answers: answers.map { (targets[$0.0], $0.1) })
+        })
     }
 
     /// Puts the answers marks gave (`known`) into the ledger: accepted targets as delivered, refused ones as refused

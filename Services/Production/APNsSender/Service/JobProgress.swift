@@ -11,11 +11,11 @@ struct JobProgress: Sendable {
     /// Answers an earlier sending got, from its marks.
     var known: ProgressIndex.Entry?
 
-    /// Marks the final answers among `outcomes` (one per index of `targets`): accepted, or refused for the token.
-    func mark(_ job: PushJob, targets: ArraySlice<Int>, outcomes: [APNsOutcome]) {
+    /// Marks the final answers among `answers` (target index, outcome): accepted, or refused for the token.
+    func mark(_ job: PushJob, answers: [(Int, APNsOutcome)]) {
         var accepted: [Int] = []
         var refused: [PushProgress.Refusal] = []
-        for (index, outcome) in zip(targets, outcomes) {
+        for (index, outcome) in answers {
             switch outcome.action {
             case .delivered:
                 accepted.append(index)

@@ -32,8 +32,9 @@ final class ClientPool: EventLoopFlushable {
     }
 
     /// Queues every request of a batch in one go; `continuation` gets all the answers, in order.
-    func enqueue(_ requests: [HTTP2Request], _ continuation: CheckedContinuation<[HTTP2BatchResult], Never>) {
-        let collector = BatchCollector(count: requests.count, continuation: continuation)
+    func enqueue(_ requests: [HTTP2Request], _ continuation: CheckedContinuation<[HTTP2BatchResult], Never>,
+                 progress: HTTP2BatchProgress? = nil) {
+        let collector = BatchCollector(count: requests.count, continuation: continuation, progress: progress)
         let deadline = EventLoop.monotonicNanoseconds() &+ configuration.requestTimeout.nanoseconds
         for (index, request) in requests.enumerated() {
             enqueue(request, waiter: .batch(collector, index: index), deadline: deadline)

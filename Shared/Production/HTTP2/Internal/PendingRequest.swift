@@ -59,19 +59,31 @@ final class BatchCollector {
     private var remaining: Int
     private let startedAt: UInt64
     private let continuation: CheckedContinuation<[HTTP2BatchResult], Never>
+    private let progress: HTTP2BatchProgress?
+    /// Answered since the last progress report, by index.
+    private var unreported: [(Int, HTTP2BatchResult)] = []
 
-    init(count: Int, continuation: CheckedContinuation<[HTTP2BatchResult], Never>) {
+    init(count: Int, continuation: CheckedContinuation<[HTTP2BatchResult], Never>, progress: HTTP2BatchProgress? = nil) {
         self.results = [HTTP2BatchResult?](repeating: nil, count: count)
         self.remaining = count
         self.startedAt = EventLoop.monotonicNanoseconds()
         self.continuation = continuation
+        self.progress = progress
     }
 
     func complete(_ index: Int, _ result: Result<HTTP2Response, HTTP2Error>) {
         guard results[index] == nil else { return }
         let elapsed = EventLoop.monotonicNanoseconds() &- startedAt
-        results[index] = HTTP2BatchResult(result: result, elapsed: .nanoseconds(Int64(clamping: elapsed)))
+        let answer = HTTP2BatchResult(result: result, elapsed: .nanoseconds(Int64(clamping: elapsed)))
+        results[index] = answer
         remaining -= 1
+        if let progress {
+            unreported.append((index, answer))
+            if unreported.count >= progress.every || remaining == 0 {
+                progress.report(unreported)
+                unreported.removeAll(keepingCapacity: true)
+            }
+        }
         if remaining == 0 { continuation.resume(returning: results.map { $0! }) }
     }
 }
