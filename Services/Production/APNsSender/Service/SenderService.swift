@@ -28,6 +28,8 @@ public final class SenderService: Sendable {
     public let consumer: KafkaConsumer
     /// Token-invalid records, dead pushes and dead letters: flushed after both services stopped.
     public let producer: KafkaProducer
+    /// Progress marks (nil when they are off): flushed after both services stopped.
+    let markProducer: KafkaProducer?
     /// The jobs topic's consume loop (`.outOfOrder` commits).
     public let intake: KafkaConsumerService
     /// Starts jobs from the read-ahead; drains on shutdown.
@@ -50,7 +52,16 @@ public final class SenderService: Sendable {
         let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics)
         producer = try KafkaProducer(configuration: configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())", linger: .milliseconds(2)),
                                      logger: logger.child("kafka"), metrics: registry)
-        let marks = try ProgressMarks(configuration: configuration, producer: producer, registry: registry, logger: logger, clock: clock)
+        // Marks go through a producer of their own, made cheap per message: a lost or repeated mark only costs a push
+        // sent again (never a loss), so it needs neither idempotence nor every replica's acknowledgement, and its ~200
+        // bytes gain nothing from compression. On the job's producer each mark cost the broker thread a batch of its own.
+        var markConfiguration = configuration.infrastructure.producer(clientId: "apns-sender-marks-\(getpid())", linger: .milliseconds(2))
+        markConfiguration.compression = .none
+        markConfiguration.additional.merge(["enable.idempotence": "false", "acks": "1"]) { _, new in new }
+        markProducer = configuration.progressTopic.isEmpty ? nil
+            : try KafkaProducer(configuration: markConfiguration, logger: logger.child("kafka"), metrics: registry)
+        let marks = try ProgressMarks(configuration: configuration, producer: markProducer ?? producer, registry: registry, logger: logger,
+                                      clock: clock)
         consumer = try KafkaConsumer(
             configuration: Self.consumerConfiguration(configuration), logger: logger.child("kafka"), metrics: registry,
             onRebalance: { [readiness, tracker, logger] event in
@@ -106,9 +117,12 @@ public final class SenderService: Sendable {
         do { try await consumer.close() } catch { logger.warning("consumer close failed", ["error": "\(error)"]) }
     }
 
-    /// Flushes and closes the producer (at most 5 s), logging a failure.
+    /// Flushes and closes the producers (at most 5 s each), logging a failure.
     public func shutdownProducer() async {
         do { try await producer.shutdown(timeout: .seconds(5)) } catch { logger.warning("producer shutdown failed", ["error": "\(error)"]) }
+        do { try await markProducer?.shutdown(timeout: .seconds(5)) } catch {
+            logger.warning("progress mark producer shutdown failed", ["error": "\(error)"])
+        }
     }
 
     private static func consumerConfiguration(_ configuration: SenderConfiguration) -> KafkaConsumerConfiguration {
