@@ -67,6 +67,21 @@ import Testing
         #expect(index.entries.isEmpty)
     }
 
+    @Test func marksBeforeTheFirstMessageReadAreNotKept() {
+        var index = ProgressIndex()
+        index.add(Self.answered([0..<10], offset: 38))
+        index.add(Self.answered([0..<10], offset: 40))
+        index.noteRead(Self.message(offset: 39))
+        #expect(index.entries.keys.map(\.offset) == [40], "the group stood at 39: 38 is never read again")
+        index.add(Self.answered([0..<10], offset: 37))
+        #expect(index.entries.keys.map(\.offset) == [40], "marks read after the first message below it are not kept")
+        index.noteRead(Self.message(offset: 41))
+        #expect(index.entries.keys.map(\.offset) == [40], "only the first message read sets the floor")
+        index.forget([KafkaTopicPartition(topic: "push.jobs", partition: 3)])
+        index.add(Self.answered([0..<10], offset: 37))
+        #expect(index.entries.keys.map(\.offset) == [37], "a new assignment starts without a floor")
+    }
+
     @Test func revokedPartitionsAreForgotten() {
         var index = ProgressIndex()
         index.add(Self.answered([0..<10]))

@@ -136,19 +136,9 @@ public final class KafkaProducer: Sendable {
     ) async -> KafkaError? {
         let deadline = ContinuousClock.now + configuration.messageTimeout
         while true {
-            guard !isShutDown.load(ordering: .acquiring) else { return .closed("produce to \(message.topic)") }
-            let instance = current.withLock { $0 }
-            let handler = RDKafkaDeliveryHandler { [weak self] result in
-                if case .failure(let error) = result, Self.leavesInstanceUnusable(error) {
-                    self?.replace(instance.generation, after: error)
-                }
-                complete(result)
-            }
-            guard let error = instance.client.enqueue(message, handler: handler) else { return nil }
-            if Self.leavesInstanceUnusable(error) || instance.client.fatalError(operation: "produce to \(message.topic)") != nil {
-                // Refused at enqueue (no delivery report will come): replace the instance here and
-                // try the fresh one.
-                replace(instance.generation, after: error)
+            guard let (error, replaced) = enqueueOnce(message, complete: complete) else { return nil }
+            if replaced {
+                // Refused at enqueue (no delivery report will come) by an instance now replaced: try the fresh one.
                 guard ContinuousClock.now < deadline else { return error }
                 try? await Task.sleep(for: .milliseconds(100))
                 continue
@@ -156,6 +146,37 @@ public final class KafkaProducer: Sendable {
             guard error.code == KafkaError.queueFullCode, ContinuousClock.now < deadline else { return error }
             try? await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// Produces one message without waiting for anything: its delivery report goes to `complete` (on the producer's
+    /// poll thread). Nothing is retried here: when librdkafka refuses the message (its queue is full, the producer is
+    /// shut down) the error is returned at once and `complete` is never called. For records whose loss only costs work
+    /// done again (apns-sender's progress marks).
+    public func produceWithoutWaiting(
+        _ message: KafkaOutgoingMessage, complete: @escaping @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
+    ) -> KafkaError? {
+        enqueueOnce(message, complete: complete)?.error
+    }
+
+    /// One enqueue on the current instance: nil when enqueued, else the error and whether it left the instance
+    /// unusable (it is then replaced).
+    private func enqueueOnce(
+        _ message: KafkaOutgoingMessage, complete: @escaping @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
+    ) -> (error: KafkaError, replaced: Bool)? {
+        guard !isShutDown.load(ordering: .acquiring) else { return (.closed("produce to \(message.topic)"), false) }
+        let instance = current.withLock { $0 }
+        let handler = RDKafkaDeliveryHandler { [weak self] result in
+            if case .failure(let error) = result, Self.leavesInstanceUnusable(error) {
+                self?.replace(instance.generation, after: error)
+            }
+            complete(result)
+        }
+        guard let error = instance.client.enqueue(message, handler: handler) else { return nil }
+        guard Self.leavesInstanceUnusable(error) || instance.client.fatalError(operation: "produce to \(message.topic)") != nil else {
+            return (error, false)
+        }
+        replace(instance.generation, after: error)
+        return (error, true)
     }
 
     private static func leavesInstanceUnusable(_ error: KafkaError) -> Bool {

@@ -10,10 +10,13 @@ final class JobReadAhead: KafkaIntakeHandler {
     /// Bumped on every change either side may be waiting for.
     let changes = AsyncCondition<UInt64>(0)
     let metrics: SenderMetrics
+    /// Told of every message read (the first one of a partition after an assignment bounds what its marks need keep).
+    let marks: ProgressMarks?
 
-    init(capacity: Int, metrics: SenderMetrics) {
+    init(capacity: Int, metrics: SenderMetrics, marks: ProgressMarks? = nil) {
         lookahead = LockedValue(JobLookahead(capacity: capacity))
         self.metrics = metrics
+        self.marks = marks
     }
 
     /// Wakes whoever waits for a change.
@@ -33,6 +36,7 @@ final class JobReadAhead: KafkaIntakeHandler {
     }
 
     func accept(_ message: KafkaMessage) {
+        marks?.noteRead(message)
         let entry = JobLookahead.Entry(message: message, incoming: JobIntake.classify(message), key: message.keyString ?? "")
         let counts = lookahead.withLock { lookahead -> [Int: Int] in
             lookahead.append(entry)

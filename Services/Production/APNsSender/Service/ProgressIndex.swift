@@ -27,11 +27,14 @@ struct ProgressIndex: Sendable {
     }
 
     private(set) var entries: [MessageID: Entry] = [:]
+    /// Per partition, the first offset read since its assignment: marks of earlier messages are not kept.
+    private var firstRead: [KafkaTopicPartition: Int64] = [:]
 
     /// Folds one mark in; false (nothing changed) when it is malformed for its kind or contradicts an entry's timestamp.
     @discardableResult
     mutating func add(_ mark: PushProgress) -> Bool {
         let id = MessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
+        if let first = firstRead[id.partition], mark.offset < first { return true }
         var entry = entries[id] ?? Entry(messageTimestamp: mark.messageTimestamp)
         // Two messages at one offset (a recreated topic): the newer one's marks win.
         if entry.messageTimestamp != mark.messageTimestamp {
@@ -58,8 +61,18 @@ struct ProgressIndex: Sendable {
         return entry.messageTimestamp == message.timestampMilliseconds ? entry : nil
     }
 
+    /// A message was read: the first one of its partition since the assignment drops the entries before it (the
+    /// group's committed offset: those messages are not read again).
+    mutating func noteRead(_ message: KafkaMessage) {
+        let partition = message.topicPartition
+        guard firstRead[partition] == nil else { return }
+        firstRead[partition] = message.offset
+        entries = entries.filter { $0.key.partition != partition || $0.key.offset >= message.offset }
+    }
+
     /// Forgets the entries of `partitions` (revoked: their next owner reads the marks itself).
     mutating func forget(_ partitions: Set<KafkaTopicPartition>) {
         entries = entries.filter { !partitions.contains($0.key.partition) }
+        for partition in partitions { firstRead[partition] = nil }
     }
 }

@@ -95,10 +95,10 @@ final class ProgressMarks: Sendable {
             topic: topic, key: Array(mark.key.utf8), value: PushProgressEncoder.encode(mark),
             partition: PushProgress.progressPartition(forJobsPartition: message.partition, progressPartitions: partitions))
         let counters = counters
-        Task {
-            let failed = await producer.sendAll([outgoing]).contains { if case .failure = $0 { true } else { false } }
-            (failed ? counters.failed : counters.written[kind])?.increment()
+        let refused = producer.produceWithoutWaiting(outgoing) { result in
+            if case .failure = result { counters.failed.increment() } else { counters.written[kind]?.increment() }
         }
+        if refused != nil { counters.failed.increment() }
     }
 
     /// Reads the marks of the last `lookback` for `partitions` (jobs partitions just assigned) into the index. Never
@@ -138,6 +138,13 @@ final class ProgressMarks: Sendable {
             counters.reads["failed"]?.increment()
             logger.warning("progress marks not read: jobs read again are sent whole", ["error": "\(error)"])
         }
+    }
+
+    /// A message of the jobs topic was read. The first one of a partition after its assignment is where the group
+    /// stood: nothing before it is read again, so its marks go.
+    func noteRead(_ message: KafkaMessage) {
+        guard topic != nil else { return }
+        index.withLock { $0.noteRead(message) }
     }
 
     /// Forgets the marks of revoked partitions.

@@ -66,9 +66,10 @@ public struct SenderConfiguration: Sendable {
     public var progressTopic = Topic.pushProgress.name
     /// `APNS_SENDER_PROGRESS_CHUNK` (64): targets per answered mark (a round is sent in chunks of this many).
     public var progressChunk = 64
-    /// `APNS_SENDER_PROGRESS_LOOKBACK_S` (900): how far back the marks are read after an assignment. A job left
-    /// unfinished longer than this before the crash is sent whole again.
-    public var progressLookback: Duration = .seconds(900)
+    /// `APNS_SENDER_PROGRESS_LOOKBACK_S` (120): how far back the marks are read after an assignment. A job still
+    /// unfinished this long after its first marks (a long back-off) is sent whole again; a longer window reads more
+    /// marks before the new partitions start.
+    public var progressLookback: Duration = .seconds(120)
     /// `APNS_SENDER_PROGRESS_READ_MS` (5000): the most the read of the marks may take after an assignment (no job of
     /// the new partitions starts meanwhile); past it the partitions start without their marks.
     public var progressReadTimeout: Duration = .seconds(5)
@@ -142,7 +143,7 @@ public struct SenderConfiguration: Sendable {
         outcomesTopic = try topic("APNS_SENDER_OUTCOMES_TOPIC", .pushOutcomes)
         progressTopic = environment.raw("APNS_SENDER_PROGRESS_TOPIC") == "off" ? "" : try topic("APNS_SENDER_PROGRESS_TOPIC", .pushProgress)
         progressChunk = try environment.int("APNS_SENDER_PROGRESS_CHUNK", default: progressChunk, in: 1...PushJob.maximumTargets)
-        progressLookback = .seconds(try environment.int("APNS_SENDER_PROGRESS_LOOKBACK_S", default: 900, in: 10...86_400))
+        progressLookback = .seconds(try environment.int("APNS_SENDER_PROGRESS_LOOKBACK_S", default: 120, in: 10...86_400))
         progressReadTimeout = try environment.milliseconds("APNS_SENDER_PROGRESS_READ_MS", default: .seconds(5), in: 100...120_000)
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
         lookaheadJobs = try environment.int("APNS_SENDER_LOOKAHEAD_JOBS", default: lookaheadJobs, in: 1...4096)

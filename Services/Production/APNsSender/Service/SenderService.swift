@@ -49,7 +49,6 @@ public final class SenderService: Sendable {
         readiness.set("kafka", false)
         readiness.set("accepting_jobs", true)
         let tracker = CommitTracker()
-        let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics)
         producer = try KafkaProducer(configuration: configuration.infrastructure.producer(clientId: "apns-sender-\(getpid())", linger: .milliseconds(2)),
                                      logger: logger.child("kafka"), metrics: registry)
         // Marks go through a producer of their own, made cheap per message: a lost or repeated mark only costs a push
@@ -62,6 +61,7 @@ public final class SenderService: Sendable {
             : try KafkaProducer(configuration: markConfiguration, logger: logger.child("kafka"), metrics: registry)
         let marks = try ProgressMarks(configuration: configuration, producer: markProducer ?? producer, registry: registry, logger: logger,
                                       clock: clock)
+        let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics, marks: marks)
         consumer = try KafkaConsumer(
             configuration: Self.consumerConfiguration(configuration), logger: logger.child("kafka"), metrics: registry,
             onRebalance: { [readiness, tracker, logger] event in
@@ -78,7 +78,12 @@ public final class SenderService: Sendable {
                     if loadsMarks {
                         Task {
                             await marks.load(partitions)
-                            readAhead.lookahead.withLock { $0.endLoadingMarks() }
+                            // Settle again: a job of a key starts only after the intake has read that key's newer
+                            // states, some of which the marks may now skip (an empty poll ends it at once).
+                            readAhead.lookahead.withLock { lookahead in
+                                lookahead.endLoadingMarks()
+                                lookahead.settle(until: .now + .seconds(1))
+                            }
                             readAhead.bump()
                         }
                     }
