@@ -6,6 +6,8 @@ import Testing
 
 /// `ProgressIndex`: marks folded per job message (a union), matched to the very message they were written for.
 @Suite struct ProgressIndexTests {
+    static let partition = KafkaTopicPartition(topic: "push.jobs", partition: 3)
+
     static func message(partition: Int32 = 3, offset: Int64 = 40, timestampMs: Int64 = 1_765_000_000_123) -> KafkaMessage {
         KafkaMessage(topic: "push.jobs", partition: partition, offset: offset, key: nil, value: [], headers: [],
                      timestamp: Date(timeIntervalSince1970: Double(timestampMs) / 1000))
@@ -18,6 +20,7 @@ import Testing
 
     @Test func answeredMarksAreUnitedAndTakenOnce() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         let result1 = index.add(Self.answered([0..<10]))
         #expect(result1)
         let result2 = index.add(Self.answered([5..<20, 30..<31], refused: [25]))
@@ -33,6 +36,7 @@ import Testing
 
     @Test func aDoneMarkFinishesTheMessage() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         index.add(Self.answered([0..<10]))
         index.add(PushProgress(kind: .done, jobsTopic: "push.jobs", partition: 3, offset: 40, messageTimestamp: 1_765_000_000_123, jobId: nil, at: 2))
         let result4 = index.take(Self.message())
@@ -41,6 +45,7 @@ import Testing
 
     @Test func marksOfAnotherMessageAtTheSameOffsetDoNotMatch() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         index.add(Self.answered([0..<10], timestampMs: 1_000))
         let result5 = index.take(Self.message())
         #expect(result5 == nil, "a recreated topic's offset")
@@ -58,6 +63,7 @@ import Testing
 
     @Test func malformedMarksChangeNothing() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         var bad = Self.answered([0..<10])
         bad.accepted = [[0, 1001]]
         let result10 = index.add(bad)
@@ -69,6 +75,7 @@ import Testing
 
     @Test func marksBeforeTheFirstMessageReadAreNotKept() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         index.add(Self.answered([0..<10], offset: 38))
         index.add(Self.answered([0..<10], offset: 40))
         index.noteRead(Self.message(offset: 39))
@@ -77,17 +84,44 @@ import Testing
         #expect(index.entries.keys.map(\.offset) == [40], "marks read after the first message below it are not kept")
         index.noteRead(Self.message(offset: 41))
         #expect(index.entries.keys.map(\.offset) == [40], "only the first message read sets the floor")
-        index.forget([KafkaTopicPartition(topic: "push.jobs", partition: 3)])
+        index.forget([Self.partition])
+        index.add(Self.answered([0..<10], offset: 37))
+        #expect(index.entries.isEmpty, "a revoked partition's marks are not kept (a read that ends after the revocation)")
+        index.assign([Self.partition])
         index.add(Self.answered([0..<10], offset: 37))
         #expect(index.entries.keys.map(\.offset) == [37], "a new assignment starts without a floor")
     }
 
     @Test func revokedPartitionsAreForgotten() {
         var index = ProgressIndex()
+        index.assign([Self.partition])
         index.add(Self.answered([0..<10]))
         index.forget([KafkaTopicPartition(topic: "push.jobs", partition: 3)])
         let result12 = index.take(Self.message())
         #expect(result12 == nil)
+    }
+
+    @Test func marksSayWhichStatesReachedDevices() {
+        func mark(_ kind: PushProgress.Kind, accepted: [Range<Int>] = [], orderKey: String? = nil, channelId: String? = nil,
+                  stateSeq: Int64? = 6) -> PushProgress {
+            PushProgress(kind: kind, jobsTopic: "push.jobs", partition: 3, offset: 1, messageTimestamp: 1, jobId: "j", orderKey: orderKey,
+                         channelId: channelId, stateSeq: stateSeq, accepted: accepted, at: 1)
+        }
+        #expect(ProgressIndex.StateSent(mark(.done, orderKey: "m:1")) == .key("m:1", stateSeq: 6))
+        #expect(ProgressIndex.StateSent(mark(.answered, accepted: [0..<1], orderKey: "m:1")) == .key("m:1", stateSeq: 6))
+        #expect(ProgressIndex.StateSent(mark(.answered, orderKey: "m:1")) == nil, "only refusals: nothing reached a device")
+        #expect(ProgressIndex.StateSent(mark(.done, channelId: "c1")) == .channel("c1", stateSeq: 6))
+        #expect(ProgressIndex.StateSent(mark(.done)) == nil, "a start or an alert: no order to keep")
+        #expect(ProgressIndex.StateSent(mark(.done, orderKey: "m:1", stateSeq: nil)) == nil)
+        // Applied as the sender applies it: an older plain update of the key is superseded, a newer one is not.
+        let order = SendOrder()
+        order.noteSent(stateSeq: 6, key: "m:1")
+        func update(_ seq: Int64) -> PushJob {
+            PushJob(jobId: "u\(seq)", kind: .liveActivityUpdate, matchId: "m", stateSeq: seq, priority: 5, expiration: 0, relevanceScore: nil,
+                    payload: "{}", targets: [], createdAt: 0)
+        }
+        #expect(!order.beginRound(update(5), key: "m:1"))
+        #expect(order.beginRound(update(7), key: "m:1"))
     }
 
     @Test func noJobStartsWhileMarksAreRead() {

@@ -6,7 +6,9 @@ import Testing
 @Suite struct PushProgressTests {
     static let marks: [PushProgress] = [
         PushProgress(kind: .done, jobsTopic: "push.jobs", partition: 7, offset: 1_234_567, messageTimestamp: 1_765_000_000_123,
-                     jobId: "m1-e4-s3-0", at: 1_765_000_000_999),
+                     jobId: "m1-e4-s3-0", orderKey: "m1:3", stateSeq: 42, at: 1_765_000_000_999),
+        PushProgress(kind: .done, jobsTopic: "push.jobs", partition: 2, offset: 5, messageTimestamp: 6, jobId: "m1-bc",
+                     channelId: "Y2hhbm5lbC8x+==", stateSeq: -3, at: 7),
         PushProgress(kind: .done, jobsTopic: "push.jobs", partition: 0, offset: 0, messageTimestamp: -1, jobId: nil, at: 0),
         PushProgress(kind: .answered, jobsTopic: "bench-\"q\"\\/é.jobs", partition: 23, offset: 9, messageTimestamp: 5, jobId: "j\u{1}\n",
                      accepted: [0..<64, 70..<71, 900..<1000],

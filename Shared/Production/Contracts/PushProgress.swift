@@ -46,6 +46,13 @@ public struct PushProgress: VersionedMessage, Equatable {
     public var messageTimestamp: Int64
     /// The job's id, when the message was a job (for logs).
     public var jobId: String?
+    /// For a job that follows the per-device order (a token job's update or end): its Kafka key ("matchId:shard").
+    /// With `stateSeq`, a reader knows that state reached (some of) the key's devices before it starts an older one.
+    public var orderKey: String?
+    /// For a broadcast job: its channel (the same, for the channel's latest-wins).
+    public var channelId: String?
+    /// The job's `stateSeq`, with `orderKey` or `channelId`.
+    public var stateSeq: Int64?
     /// Target indices APNs accepted (200), as half-open ranges `[from, to)`.
     public var accepted: [[Int]]
     public var refused: [Refusal]
@@ -53,6 +60,7 @@ public struct PushProgress: VersionedMessage, Equatable {
     public var at: Int64
 
     public init(kind: Kind, jobsTopic: String, partition: Int32, offset: Int64, messageTimestamp: Int64, jobId: String?,
+                orderKey: String? = nil, channelId: String? = nil, stateSeq: Int64? = nil,
                 accepted: [Range<Int>] = [], refused: [Refusal] = [], at: Int64) {
         self.schema = Self.currentSchema
         self.kind = kind
@@ -61,6 +69,9 @@ public struct PushProgress: VersionedMessage, Equatable {
         self.offset = offset
         self.messageTimestamp = messageTimestamp
         self.jobId = jobId
+        self.orderKey = orderKey
+        self.channelId = channelId
+        self.stateSeq = stateSeq
         self.accepted = accepted.map { [$0.lowerBound, $0.upperBound] }
         self.refused = refused
         self.at = at

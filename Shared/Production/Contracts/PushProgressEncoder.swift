@@ -18,6 +18,10 @@ public enum PushProgressEncoder {
         }
         JSONBytes.literal(#"],"at":"#, &out)
         JSONBytes.integer(mark.at, &out)
+        if let channelId = mark.channelId {
+            JSONBytes.literal(#","channelId":"#, &out)
+            JSONBytes.string(channelId, &out)
+        }
         if let jobId = mark.jobId {
             JSONBytes.literal(#","jobId":"#, &out)
             JSONBytes.string(jobId, &out)
@@ -30,6 +34,10 @@ public enum PushProgressEncoder {
         JSONBytes.integer(mark.messageTimestamp, &out)
         JSONBytes.literal(#","offset":"#, &out)
         JSONBytes.integer(mark.offset, &out)
+        if let orderKey = mark.orderKey {
+            JSONBytes.literal(#","orderKey":"#, &out)
+            JSONBytes.string(orderKey, &out)
+        }
         JSONBytes.literal(#","partition":"#, &out)
         JSONBytes.integer(mark.partition, &out)
         JSONBytes.literal(#","refused":["#, &out)
@@ -50,6 +58,10 @@ public enum PushProgressEncoder {
         }
         JSONBytes.literal(#"],"schema":"#, &out)
         JSONBytes.integer(mark.schema, &out)
+        if let stateSeq = mark.stateSeq {
+            JSONBytes.literal(#","stateSeq":"#, &out)
+            JSONBytes.integer(stateSeq, &out)
+        }
         JSONBytes.literal("}", &out)
         return out
     }

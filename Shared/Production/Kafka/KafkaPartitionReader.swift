@@ -73,7 +73,11 @@ public final class KafkaPartitionReader: Sendable {
             }
             guard !from.isEmpty else { return KafkaPartitionRead(messages: [], complete: true) }
             try client.assign(from)
-            defer { client.unassign() }
+            defer {
+                client.unassign()
+                // Serve the main queue (errors, logs) this handle never polls otherwise.
+                _ = client.poll(timeoutMs: 0)
+            }
             var messages: [KafkaMessage] = []
             var bytes = 0
             func keep(_ message: KafkaMessage) {

@@ -14,7 +14,12 @@ final class BroadcastCoalescer: Sendable {
 
     /// Records that `job` (a broadcast job) was taken off the topic.
     func taken(_ job: PushJob, channel: PushChannel) {
-        latest.withLock { seen in seen[channel.channelId] = max(seen[channel.channelId] ?? job.stateSeq, job.stateSeq) }
+        taken(stateSeq: job.stateSeq, channelId: channel.channelId)
+    }
+
+    /// Records that a job of state `stateSeq` of the channel was taken (here, or before a restart: its progress marks).
+    func taken(stateSeq: Int64, channelId: String) {
+        latest.withLock { seen in seen[channelId] = max(seen[channelId] ?? stateSeq, stateSeq) }
     }
 
     /// Records that APNs accepted `job`'s broadcast.

@@ -51,7 +51,7 @@ struct JobDispatcher: Service {
                     metrics.targetsFinished("superseded", count: job.targets.count)
                     metrics.jobFinished("superseded")
                     tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
-                    marks.done(next.entry.message, jobId: job.jobId)
+                    marks.done(next.entry.message, job: job)
                     continue dispatch
                 }
                 start(next.entry, known: known)
@@ -86,10 +86,10 @@ struct JobDispatcher: Service {
     private func start(_ entry: JobLookahead.Entry, known: ProgressIndex.Entry?) {
         let message = entry.message
         let partition = message.topicPartition
-        let jobID = entry.job?.jobId
+        let finishedJob = entry.job
         let done: @Sendable () -> Void = { [tracker, marks] in
             tracker.finish(partition, offset: message.offset)
-            marks.done(message, jobId: jobID)
+            marks.done(message, job: finishedJob)
         }
         let progress = marks.topic == nil ? nil : JobProgress(marks: marks, message: message, known: known)
         let ended: @Sendable () -> Void = { [readAhead] in readAhead.bump() }

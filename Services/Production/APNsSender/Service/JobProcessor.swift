@@ -199,12 +199,12 @@ struct JobProcessor: Sendable {
             let target = job.targets[index]
             let apnsId = APNsID.derive(jobID: job.jobId, token: target.token)
             if let refusal = known.refused[index] {
-                ledger.known(index, result: .refused, status: refusal.status, reason: refusal.reason, apnsId: apnsId)
+                ledger.known(index, result: .refused, status: refusal.status, reason: refusal.reason, apnsId: apnsId, at: known.answeredAt)
                 invalid.append(TokenInvalid(
                     token: target.token, tokenKind: Self.tokenKind(for: job.kind), matchId: job.matchId, userId: target.userId,
                     deviceId: target.deviceId, reason: refusal.reason, apnsTimestamp: refusal.apnsTimestamp))
             } else {
-                ledger.known(index, result: .accepted, status: 200, reason: nil, apnsId: apnsId)
+                ledger.known(index, result: .accepted, status: 200, reason: nil, apnsId: apnsId, at: known.answeredAt)
                 accepted += 1
             }
         }

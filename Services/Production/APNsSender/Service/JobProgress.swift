@@ -28,6 +28,6 @@ struct JobProgress: Sendable {
             }
         }
         accepted.sort()
-        marks.answered(message, jobId: job.jobId, accepted: accepted, refused: refused)
+        marks.answered(message, job: job, accepted: accepted, refused: refused)
     }
 }

@@ -35,11 +35,12 @@ struct OutcomeLedger {
     }
 
     /// A final answer an earlier sending of this job got (its progress marks): not sent again, counted as one try.
-    mutating func known(_ index: Int, result final: PushResult, status code: Int, reason text: String?, apnsId id: String) {
+    mutating func known(_ index: Int, result final: PushResult, status code: Int, reason text: String?, apnsId id: String, at time: Int64?) {
         tries[index] = 1
         status[index] = code
         reason[index] = text
         apnsId[index] = id
+        at[index] = time
         result[index] = final
     }
 

@@ -15,9 +15,31 @@ struct ProgressIndex: Sendable {
         var accepted = IndexSet()
         /// Targets APNs refused for their token, by index.
         var refused: [Int: PushProgress.Refusal] = [:]
+        /// The newest mark's time (Unix ms): when the answers were known, within a mark's interval.
+        var answeredAt: Int64?
 
         /// Whether the entry says anything about target `index`.
         func answers(_ index: Int) -> Bool { accepted.contains(index) || refused[index] != nil }
+    }
+
+    /// A state a mark says reached devices (a job marked done, or with accepted targets): a job of the same key or
+    /// channel with an older state must not be sent after it.
+    enum StateSent: Sendable, Equatable {
+        /// A token job's per-device order: its Kafka key and `stateSeq` (`SendOrder.noteSent`).
+        case key(String, stateSeq: Int64)
+        /// A broadcast job's channel and `stateSeq` (`BroadcastCoalescer.taken`).
+        case channel(String, stateSeq: Int64)
+
+        init?(_ mark: PushProgress) {
+            guard mark.kind == .done || !mark.accepted.isEmpty, let stateSeq = mark.stateSeq else { return nil }
+            if let key = mark.orderKey {
+                self = .key(key, stateSeq: stateSeq)
+            } else if let channel = mark.channelId {
+                self = .channel(channel, stateSeq: stateSeq)
+            } else {
+                return nil
+            }
+        }
     }
 
     /// The job message a mark or an entry is about.
@@ -29,11 +51,14 @@ struct ProgressIndex: Sendable {
     private(set) var entries: [MessageID: Entry] = [:]
     /// Per partition, the first offset read since its assignment: marks of earlier messages are not kept.
     private var firstRead: [KafkaTopicPartition: Int64] = [:]
+    /// The jobs partitions assigned to this member: marks of others are not kept (a revocation during a read).
+    private var assigned: Set<KafkaTopicPartition> = []
 
     /// Folds one mark in; false (nothing changed) when it is malformed for its kind or contradicts an entry's timestamp.
     @discardableResult
     mutating func add(_ mark: PushProgress) -> Bool {
         let id = MessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
+        guard assigned.contains(id.partition) else { return true }
         if let first = firstRead[id.partition], mark.offset < first { return true }
         var entry = entries[id] ?? Entry(messageTimestamp: mark.messageTimestamp)
         // Two messages at one offset (a recreated topic): the newer one's marks win.
@@ -49,6 +74,7 @@ struct ProgressIndex: Sendable {
                   mark.refused.allSatisfy({ (0..<PushJob.maximumTargets).contains($0.index) }) else { return false }
             for range in ranges { entry.accepted.insert(integersIn: range) }
             for refusal in mark.refused { entry.refused[refusal.index] = refusal }
+            entry.answeredAt = max(entry.answeredAt ?? mark.at, mark.at)
         }
         entries[id] = entry
         return true
@@ -59,6 +85,11 @@ struct ProgressIndex: Sendable {
         let id = MessageID(partition: message.topicPartition, offset: message.offset)
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         return entry.messageTimestamp == message.timestampMilliseconds ? entry : nil
+    }
+
+    /// `partitions` were assigned: their marks are kept from now on.
+    mutating func assign(_ partitions: [KafkaTopicPartition]) {
+        assigned.formUnion(partitions)
     }
 
     /// A message was read: the first one of its partition since the assignment drops the entries before it (the
@@ -74,5 +105,6 @@ struct ProgressIndex: Sendable {
     mutating func forget(_ partitions: Set<KafkaTopicPartition>) {
         entries = entries.filter { !partitions.contains($0.key.partition) }
         for partition in partitions { firstRead[partition] = nil }
+        assigned.subtract(partitions)
     }
 }

@@ -23,6 +23,7 @@ final class ProgressMarks: Sendable {
     private let reader: KafkaPartitionReader?
     private let lookback: Duration
     private let readTimeout: Duration
+    private let readMaxBytes: Int
     private let clock: any WallClock
     private let logger: Logger
     private let counters: Counters
@@ -65,6 +66,7 @@ final class ProgressMarks: Sendable {
         }
         lookback = configuration.progressLookback
         readTimeout = configuration.progressReadTimeout
+        readMaxBytes = configuration.progressReadMaxBytes
         self.clock = clock
         self.logger = logger
         counters = Counters(registry)
@@ -74,23 +76,27 @@ final class ProgressMarks: Sendable {
     var isWriting: Bool { topic != nil && progressPartitions.load(ordering: .relaxed) > 0 }
 
     /// Some targets of the job in `message` got a final answer: `accepted` (indices, ascending) and `refused`.
-    func answered(_ message: KafkaMessage, jobId: String, accepted: [Int], refused: [PushProgress.Refusal]) {
+    func answered(_ message: KafkaMessage, job: PushJob, accepted: [Int], refused: [PushProgress.Refusal]) {
         guard !accepted.isEmpty || !refused.isEmpty else { return }
-        write(.answered, message, jobId: jobId, accepted: PushProgress.ranges(of: accepted), refused: refused)
+        write(.answered, message, job: job, accepted: PushProgress.ranges(of: accepted), refused: refused)
     }
 
-    /// The message is final (its records acknowledged, or it was skipped).
-    func done(_ message: KafkaMessage, jobId: String?) {
-        write(.done, message, jobId: jobId, accepted: [], refused: [])
+    /// The message is final (its records acknowledged, or it was skipped); `job` when it was a job.
+    func done(_ message: KafkaMessage, job: PushJob?) {
+        write(.done, message, job: job, accepted: [], refused: [])
     }
 
-    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, jobId: String?, accepted: [Range<Int>],
+    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, job: PushJob?, accepted: [Range<Int>],
                        refused: [PushProgress.Refusal]) {
         let partitions = progressPartitions.load(ordering: .relaxed)
         guard let topic, partitions > 0 else { return }
+        // What the reader needs to keep each device's states in order (`SendOrder`, the channels' latest-wins).
+        let orderKey = job.flatMap { SendOrder.isOrdered($0) ? message.keyString : nil }
+        let channelId = job?.channel?.channelId
         let mark = PushProgress(kind: kind, jobsTopic: message.topic, partition: message.partition, offset: message.offset,
-                                messageTimestamp: message.timestampMilliseconds, jobId: jobId, accepted: accepted,
-                                refused: refused, at: Int64(clock.now().timeIntervalSince1970 * 1000))
+                                messageTimestamp: message.timestampMilliseconds, jobId: job?.jobId, orderKey: orderKey,
+                                channelId: channelId, stateSeq: orderKey != nil || channelId != nil ? job?.stateSeq : nil,
+                                accepted: accepted, refused: refused, at: Int64(clock.now().timeIntervalSince1970 * 1000))
         let outgoing = KafkaOutgoingMessage(
             topic: topic, key: Array(mark.key.utf8), value: PushProgressEncoder.encode(mark),
             partition: PushProgress.progressPartition(forJobsPartition: message.partition, progressPartitions: partitions))
@@ -101,16 +107,23 @@ final class ProgressMarks: Sendable {
         if refused != nil { counters.failed.increment() }
     }
 
-    /// Reads the marks of the last `lookback` for `partitions` (jobs partitions just assigned) into the index. Never
-    /// throws: a failed or cut-short read is logged and counted, and those partitions' jobs are sent as they are.
-    func load(_ partitions: [KafkaTopicPartition]) async {
-        guard let topic, let reader, !partitions.isEmpty else { return }
+    /// The jobs partitions just assigned: their marks are kept from now on (call before `load`, on the rebalance).
+    func assigned(_ partitions: [KafkaTopicPartition]) {
+        guard topic != nil else { return }
+        index.withLock { $0.assign(partitions) }
+    }
+
+    /// Reads the marks of the last `lookback` for `partitions` (jobs partitions just assigned) into the index, and
+    /// returns the states the marks say reached devices (for `SendOrder` and the channels' latest-wins). Never throws:
+    /// a failed or cut-short read is logged and counted, and those partitions' jobs are sent as they are.
+    func load(_ partitions: [KafkaTopicPartition]) async -> [ProgressIndex.StateSent] {
+        guard let topic, let reader, !partitions.isEmpty else { return [] }
         let started = ContinuousClock.now
         do {
             guard let count = try await reader.partitionCount(of: topic, timeout: readTimeout), count > 0 else {
                 logger.warning("progress topic missing: jobs read again are sent whole", ["topic": topic])
                 counters.reads["failed"]?.increment()
-                return
+                return []
             }
             progressPartitions.store(count, ordering: .relaxed)
             let wanted = Set(partitions)
@@ -118,14 +131,20 @@ final class ProgressMarks: Sendable {
                 KafkaTopicPartition(topic: topic, partition: PushProgress.progressPartition(forJobsPartition: $0.partition, progressPartitions: count))
             })
             let read = try await reader.read(sources.sorted(), since: clock.now().addingTimeInterval(-lookback.seconds),
-                                             maxBytes: 64 << 20, timeout: readTimeout - (ContinuousClock.now - started))
+                                             maxBytes: readMaxBytes, timeout: readTimeout - (ContinuousClock.now - started))
+            // Decoded outside the index's lock (the intake takes it for every message it reads).
+            let decoded = read.messages.compactMap { message -> PushProgress? in
+                guard let mark = try? MessageCodec.decode(PushProgress.self, from: message.value),
+                      wanted.contains(KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition)) else { return nil }
+                return mark
+            }
             var marks = 0
             var refused = 0
+            var sent: [ProgressIndex.StateSent] = []
             index.withLock { index in
-                for message in read.messages {
-                    guard let mark = try? MessageCodec.decode(PushProgress.self, from: message.value),
-                          wanted.contains(KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition)) else { continue }
+                for mark in decoded {
                     if index.add(mark) { marks += 1 } else { refused += 1 }
+                    if let state = ProgressIndex.StateSent(mark) { sent.append(state) }
                 }
             }
             counters.reads[read.complete ? "complete" : "incomplete"]?.increment()
@@ -134,9 +153,11 @@ final class ProgressMarks: Sendable {
                 "unusable": String(refused), "complete": String(read.complete),
                 "ms": String((ContinuousClock.now - started).wholeMilliseconds),
             ])
+            return sent
         } catch {
             counters.reads["failed"]?.increment()
             logger.warning("progress marks not read: jobs read again are sent whole", ["error": "\(error)"])
+            return []
         }
     }
 

@@ -77,11 +77,16 @@ final class SendOrder: Sendable {
     /// update of an older state of its key is superseded from now on, as if this job had begun a round here.
     func noteSent(_ job: PushJob, key: String) {
         guard Self.isOrdered(job) else { return }
+        noteSent(stateSeq: job.stateSeq, key: key)
+    }
+
+    /// State `stateSeq` of `key` reached devices (from progress marks read after an assignment).
+    func noteSent(stateSeq: Int64, key: String) {
         state.withLock { state in
             let now = ContinuousClock.now
             var entry = state.keys[key] ?? KeyState(touched: now)
             entry.touched = now
-            entry.newestStarted = max(entry.newestStarted, job.stateSeq)
+            entry.newestStarted = max(entry.newestStarted, stateSeq)
             state.keys[key] = entry
         }
     }

@@ -64,7 +64,7 @@ public struct SenderConfiguration: Sendable {
     /// that are final (`PushProgress`), read back by the member that takes over a jobs partition so that a crash does
     /// not send them again. `off` (empty here): no marks (every unfinished job is sent whole again after a crash).
     public var progressTopic = Topic.pushProgress.name
-    /// `APNS_SENDER_PROGRESS_CHUNK` (64): targets per answered mark (a round is sent in chunks of this many).
+    /// `APNS_SENDER_PROGRESS_CHUNK` (64): answers per answered mark (reported by the HTTP/2 client as they come).
     public var progressChunk = 64
     /// `APNS_SENDER_PROGRESS_LOOKBACK_S` (120): how far back the marks are read after an assignment. A job still
     /// unfinished this long after its first marks (a long back-off) is sent whole again; a longer window reads more
@@ -73,6 +73,9 @@ public struct SenderConfiguration: Sendable {
     /// `APNS_SENDER_PROGRESS_READ_MS` (5000): the most the read of the marks may take after an assignment (no job of
     /// the new partitions starts meanwhile); past it the partitions start without their marks.
     public var progressReadTimeout: Duration = .seconds(5)
+    /// `APNS_SENDER_PROGRESS_READ_MAX_MB` (64): the most marks read after an assignment; past it the rest of the
+    /// partitions' jobs are sent as they are.
+    public var progressReadMaxBytes = 64 << 20
     /// `SHUTDOWN_GRACE_MS` (from `ServiceOptions`): how long in-flight jobs may take after SIGTERM.
     public var shutdownGrace: Duration
     /// `KAFKA_BROKERS`, `KAFKA_SESSION_TIMEOUT_MS`, `KAFKA_HEARTBEAT_INTERVAL_MS`.
@@ -145,6 +148,7 @@ public struct SenderConfiguration: Sendable {
         progressChunk = try environment.int("APNS_SENDER_PROGRESS_CHUNK", default: progressChunk, in: 1...PushJob.maximumTargets)
         progressLookback = .seconds(try environment.int("APNS_SENDER_PROGRESS_LOOKBACK_S", default: 120, in: 10...86_400))
         progressReadTimeout = try environment.milliseconds("APNS_SENDER_PROGRESS_READ_MS", default: .seconds(5), in: 100...120_000)
+        progressReadMaxBytes = try environment.int("APNS_SENDER_PROGRESS_READ_MAX_MB", default: 64, in: 1...4096) << 20
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)
         lookaheadJobs = try environment.int("APNS_SENDER_LOOKAHEAD_JOBS", default: lookaheadJobs, in: 1...4096)
         prefetchKilobytes = try environment.int("APNS_SENDER_PREFETCH_KB", default: prefetchKilobytes, in: 1024...1_048_576)

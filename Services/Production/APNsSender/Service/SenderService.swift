@@ -62,6 +62,8 @@ public final class SenderService: Sendable {
         let marks = try ProgressMarks(configuration: configuration, producer: markProducer ?? producer, registry: registry, logger: logger,
                                       clock: clock)
         let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics, marks: marks)
+        let order = SendOrder(roundEnded: { readAhead.bump() })
+        let coalescer = BroadcastCoalescer()
         consumer = try KafkaConsumer(
             configuration: Self.consumerConfiguration(configuration), logger: logger.child("kafka"), metrics: registry,
             onRebalance: { [readiness, tracker, logger] event in
@@ -76,8 +78,16 @@ public final class SenderService: Sendable {
                     logger.info("partitions assigned", ["partitions": partitions.map(\.description).joined(separator: ",")])
                     // Nothing starts until the marks of the new partitions are read (at most progressReadTimeout).
                     if loadsMarks {
+                        marks.assigned(partitions)
                         Task {
-                            await marks.load(partitions)
+                            // The states the marks say reached devices: an older state of the same key or channel,
+                            // read again, is not sent after them.
+                            for state in await marks.load(partitions) {
+                                switch state {
+                                case .key(let key, let stateSeq): order.noteSent(stateSeq: stateSeq, key: key)
+                                case .channel(let channel, let stateSeq): coalescer.taken(stateSeq: stateSeq, channelId: channel)
+                                }
+                            }
                             // Settle again: a job of a key starts only after the intake has read that key's newer
                             // states, some of which the marks may now skip (an empty poll ends it at once).
                             readAhead.lookahead.withLock { lookahead in
@@ -102,10 +112,10 @@ public final class SenderService: Sendable {
             publisher: ResultPublisher(
                 producer: producer, tokenInvalidTopic: configuration.tokenInvalidTopic, deadTopic: configuration.deadTopic,
                 outcomesTopic: configuration.outcomesTopic, logger: logger),
-            scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger)
+            scheduler: RetryScheduler(policy: configuration.retry, clock: clock), metrics: metrics, logger: logger, coalescer: coalescer)
         intake = KafkaConsumerService("job-intake", consumer: consumer, logger: logger, commits: .outOfOrder(tracker, intake: readAhead))
         dispatcher = JobDispatcher(
-            readAhead: readAhead, order: SendOrder(roundEnded: { readAhead.bump() }), tracker: tracker,
+            readAhead: readAhead, order: order, tracker: tracker,
             jobs: JobSet(limit: configuration.maxInFlightJobs, waitingLimit: configuration.maxWaitingJobs), processor: processor, marks: marks,
             deadLetters: DeadLetterPublisher(
                 producer: producer, metrics: registry, logger: logger, topic: configuration.deadLetterTopic, clock: clock),

@@ -5,7 +5,7 @@ import Runtime
 /// them on the reader's serial queue.
 extension RDKafkaClient {
     /// The first offset per partition whose timestamp is at or after `timestampMs` (ListOffsets by time); a partition
-    /// with no such message maps to its end offset.
+    /// with no such message maps to -1 (librdkafka's end).
     func offsets(atOrAfter timestampMs: Int64, of partitions: [KafkaTopicPartition], timeoutMs: Int32) throws(KafkaError)
         -> [KafkaTopicPartition: Int64]
     {
@@ -28,7 +28,10 @@ extension RDKafkaClient {
         let code = RDKafkaPartitionList.with(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) { list in
             rd_kafka_assign(handle, list)
         }
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code, operation: "assign partitions to read") }
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            let what = offsets.sorted { $0.key < $1.key }.map { "\($0.key)@\($0.value)" }.joined(separator: ",")
+            throw KafkaError(code, operation: "assign \(what) to read")
+        }
     }
 
     /// Stops reading every partition.
