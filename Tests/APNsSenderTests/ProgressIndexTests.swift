@@ -22,9 +22,9 @@ import Testing
         var index = ProgressIndex()
         index.assign([Self.partition])
         let result1 = index.add(Self.answered([0..<10]))
-        #expect(result1)
+        #expect(result1 == .kept)
         let result2 = index.add(Self.answered([5..<20, 30..<31], refused: [25]))
-        #expect(result2)
+        #expect(result2 == .kept)
         let entry = index.take(Self.message())
         #expect(entry?.accepted == IndexSet(integersIn: 0..<20).union(IndexSet(integer: 30)))
         #expect(entry?.refused[25]?.apnsTimestamp == 7)
@@ -56,7 +56,7 @@ import Testing
         #expect(result7 == nil)
         // Marks of an older message at that offset after the newer one's are ignored; the newer message's stay.
         let result8 = index.add(Self.answered([10..<20], timestampMs: 1_000))
-        #expect(!result8)
+        #expect(result8 == .refused)
         let result9 = index.take(Self.message())
         #expect(result9?.accepted == IndexSet(integersIn: 0..<10))
     }
@@ -67,9 +67,9 @@ import Testing
         var bad = Self.answered([0..<10])
         bad.accepted = [[0, 1001]]
         let result10 = index.add(bad)
-        #expect(!result10)
+        #expect(result10 == .refused)
         let result11 = index.add(Self.answered([], refused: [PushJob.maximumTargets]))
-        #expect(!result11)
+        #expect(result11 == .refused)
         #expect(index.entries.isEmpty)
     }
 

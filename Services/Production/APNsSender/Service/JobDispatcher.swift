@@ -51,7 +51,7 @@ struct JobDispatcher: Service {
                     metrics.targetsFinished("superseded", count: job.targets.count)
                     metrics.jobFinished("superseded")
                     tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
-                    marks.done(next.entry.message, job: job)
+                    marks.done(next.entry.message, job: job, reachedDevices: false)
                     continue dispatch
                 }
                 start(next.entry, known: known)
@@ -87,9 +87,9 @@ struct JobDispatcher: Service {
         let message = entry.message
         let partition = message.topicPartition
         let finishedJob = entry.job
-        let done: @Sendable () -> Void = { [tracker, marks] in
+        let done: @Sendable (_ delivered: Int) -> Void = { [tracker, marks] delivered in
             tracker.finish(partition, offset: message.offset)
-            marks.done(message, job: finishedJob)
+            marks.done(message, job: finishedJob, reachedDevices: delivered > 0)
         }
         let progress = marks.topic == nil ? nil : JobProgress(marks: marks, message: message, known: known)
         let ended: @Sendable () -> Void = { [readAhead] in readAhead.bump() }
@@ -98,14 +98,16 @@ struct JobDispatcher: Service {
             let key = entry.key
             jobs.start { [processor, order] slot in
                 defer { ended() }
-                if case .finished = await processor.process(job, key: key, order: order, slot: slot, progress: progress) { done() }
+                if case .finished(let delivered, _, _) = await processor.process(job, key: key, order: order, slot: slot, progress: progress) {
+                    done(delivered)
+                }
             }
         case .invalid(let job, let reason):
             metrics.rejected(kind: "invalid_job")
             logger.warning("invalid job dead-lettered", ["jobId": job.jobId, "reason": reason, "offset": String(message.offset)])
             jobs.start { [processor] _ in
                 defer { ended() }
-                if case .finished = await processor.deadLetter(job, reason: reason) { done() }
+                if case .finished = await processor.deadLetter(job, reason: reason) { done(0) }
             }
         case .poison(let kind, let error, let jobID):
             metrics.rejected(kind: kind)
@@ -128,7 +130,7 @@ struct JobDispatcher: Service {
                     guard let outgoing = try? publisher.dead(record), await publisher.publish([outgoing]) else { return }
                     metrics.deadProduced.increment()
                 }
-                done()
+                done(0)
             }
         }
     }

@@ -15,7 +15,8 @@ struct ProgressIndex: Sendable {
         var accepted = IndexSet()
         /// Targets APNs refused for their token, by index.
         var refused: [Int: PushProgress.Refusal] = [:]
-        /// The newest mark's time (Unix ms): when the answers were known, within a mark's interval.
+        /// The newest mark's time (Unix ms), given to every reused answer: an answer of an earlier round reads a
+        /// little later than it came.
         var answeredAt: Int64?
 
         /// Whether the entry says anything about target `index`.
@@ -54,16 +55,26 @@ struct ProgressIndex: Sendable {
     /// The jobs partitions assigned to this member: marks of others are not kept (a revocation during a read).
     private var assigned: Set<KafkaTopicPartition> = []
 
-    /// Folds one mark in; false (nothing changed) when it is malformed for its kind or contradicts an entry's timestamp.
+    /// What became of a mark given to `add`.
+    enum Added: Equatable {
+        /// Folded into its message's entry.
+        case kept
+        /// About a partition not assigned here, or a message before the first one read: not needed.
+        case notNeeded
+        /// Malformed for its kind, or about an older message at the same offset than the entry's: nothing changed.
+        case refused
+    }
+
+    /// Folds one mark in.
     @discardableResult
-    mutating func add(_ mark: PushProgress) -> Bool {
+    mutating func add(_ mark: PushProgress) -> Added {
         let id = MessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
-        guard assigned.contains(id.partition) else { return true }
-        if let first = firstRead[id.partition], mark.offset < first { return true }
+        guard assigned.contains(id.partition) else { return .notNeeded }
+        if let first = firstRead[id.partition], mark.offset < first { return .notNeeded }
         var entry = entries[id] ?? Entry(messageTimestamp: mark.messageTimestamp)
         // Two messages at one offset (a recreated topic): the newer one's marks win.
         if entry.messageTimestamp != mark.messageTimestamp {
-            guard mark.messageTimestamp > entry.messageTimestamp else { return false }
+            guard mark.messageTimestamp > entry.messageTimestamp else { return .refused }
             entry = Entry(messageTimestamp: mark.messageTimestamp)
         }
         switch mark.kind {
@@ -71,13 +82,13 @@ struct ProgressIndex: Sendable {
             entry.done = true
         case .answered:
             guard let ranges = mark.acceptedRanges(targetCount: PushJob.maximumTargets),
-                  mark.refused.allSatisfy({ (0..<PushJob.maximumTargets).contains($0.index) }) else { return false }
+                  mark.refused.allSatisfy({ (0..<PushJob.maximumTargets).contains($0.index) }) else { return .refused }
             for range in ranges { entry.accepted.insert(integersIn: range) }
             for refusal in mark.refused { entry.refused[refusal.index] = refusal }
             entry.answeredAt = max(entry.answeredAt ?? mark.at, mark.at)
         }
         entries[id] = entry
-        return true
+        return .kept
     }
 
     /// Removes and returns the entry of `message` when its marks were written for this very message.

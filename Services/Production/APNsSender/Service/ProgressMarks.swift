@@ -81,21 +81,26 @@ final class ProgressMarks: Sendable {
         write(.answered, message, job: job, accepted: PushProgress.ranges(of: accepted), refused: refused)
     }
 
-    /// The message is final (its records acknowledged, or it was skipped); `job` when it was a job.
-    func done(_ message: KafkaMessage, job: PushJob?) {
-        write(.done, message, job: job, accepted: [], refused: [])
+    /// The message is final (its records acknowledged, or it was skipped); `job` when it was a job. `reachedDevices`:
+    /// APNs accepted some of it (false for a job that expired unsent or was superseded): only then does the mark tell
+    /// a reader that its state went out.
+    func done(_ message: KafkaMessage, job: PushJob?, reachedDevices: Bool) {
+        write(.done, message, job: reachedDevices ? job : nil, jobId: job?.jobId, accepted: [], refused: [])
     }
 
-    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, job: PushJob?, accepted: [Range<Int>],
+    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, job: PushJob?, jobId: String? = nil, accepted: [Range<Int>],
                        refused: [PushProgress.Refusal]) {
         let partitions = progressPartitions.load(ordering: .relaxed)
         guard let topic, partitions > 0 else { return }
-        // What the reader needs to keep each device's states in order (`SendOrder`, the channels' latest-wins).
-        let orderKey = job.flatMap { SendOrder.isOrdered($0) ? message.keyString : nil }
-        let channelId = job?.channel?.channelId
+        // What the reader needs to keep each device's states in order (`SendOrder`, the channels' latest-wins): only
+        // for answers APNs accepted, which is what the state of an answered mark with accepted targets, or of a done
+        // mark given its job, says.
+        let ordering = kind == .done || !accepted.isEmpty ? job : nil
+        let orderKey = ordering.flatMap { SendOrder.isOrdered($0) ? message.keyString : nil }
+        let channelId = ordering?.channel?.channelId
         let mark = PushProgress(kind: kind, jobsTopic: message.topic, partition: message.partition, offset: message.offset,
-                                messageTimestamp: message.timestampMilliseconds, jobId: job?.jobId, orderKey: orderKey,
-                                channelId: channelId, stateSeq: orderKey != nil || channelId != nil ? job?.stateSeq : nil,
+                                messageTimestamp: message.timestampMilliseconds, jobId: jobId ?? job?.jobId, orderKey: orderKey,
+                                channelId: channelId, stateSeq: orderKey != nil || channelId != nil ? ordering?.stateSeq : nil,
                                 accepted: accepted, refused: refused, at: Int64(clock.now().timeIntervalSince1970 * 1000))
         let outgoing = KafkaOutgoingMessage(
             topic: topic, key: Array(mark.key.utf8), value: PushProgressEncoder.encode(mark),
@@ -143,8 +148,15 @@ final class ProgressMarks: Sendable {
             var sent: [ProgressIndex.StateSent] = []
             index.withLock { index in
                 for mark in decoded {
-                    if index.add(mark) { marks += 1 } else { refused += 1 }
-                    if let state = ProgressIndex.StateSent(mark) { sent.append(state) }
+                    switch index.add(mark) {
+                    case .kept:
+                        marks += 1
+                        if let state = ProgressIndex.StateSent(mark) { sent.append(state) }
+                    case .notNeeded:
+                        continue
+                    case .refused:
+                        refused += 1
+                    }
                 }
             }
             counters.reads[read.complete ? "complete" : "incomplete"]?.increment()
