@@ -65,6 +65,7 @@ public struct PushLogRules: Sendable {
             var refusedAt: (at: Int64, sequence: Int, reason: String)?
             var seen: [String: MockAPNsDelivery] = [:]
             var endedAt: [String: Int] = [:]  // the stream (the token's own, or a channel's copies) → the end's sequence
+            var endPushes: [String: MockAPNsDelivery] = [:]
             for entry in entries {
                 let timestamp: Int64?
                 let receivedAt: Int64
@@ -101,12 +102,17 @@ public struct PushLogRules: Sendable {
                     if let end = endedAt[stream] {
                         // The end's own replay (same payload, same apns-id) is the duplicate rule's to judge.
                         if !(isEnd && seen[delivery.payload]?.apnsID == delivery.apnsID) {
+                            let endPush = endPushes[stream]
                             violations.append(MatchDayViolation(
                                 rule: .pushAfterEnd, token: masked, sequences: [end, entry.sequence],
-                                detail: "a push accepted after the activity's end push\(delivery.channelId.map { " (channel \($0))" } ?? "")"))
+                                detail: "a push accepted after the activity's end push\(delivery.channelId.map { " (channel \($0))" } ?? ""): "
+                                    + "\(delivery.pushType) priority \(delivery.priority), \(isEnd ? "an end" : "not an end"), aps.timestamp "
+                                    + "\(delivery.apsTimestamp.map(String.init) ?? "none") after \(endPush?.apsTimestamp.map(String.init) ?? "none"), "
+                                    + "apns-id \(endPush?.apnsID == delivery.apnsID ? "the same" : "another"), \(delivery.receivedAt - (endPush?.receivedAt ?? 0)) ms later"))
                         }
                     } else if isEnd {
                         endedAt[stream] = entry.sequence
+                        endPushes[stream] = delivery
                     }
                     if let first = seen[delivery.payload] {
                         if first.apnsID == delivery.apnsID, excused.contains(where: { $0.contains(first.receivedAt) }) {
