@@ -55,8 +55,10 @@ import SharedTestSupport
     @Test func aKeyEventOvertakesPlainUpdatesAndTheirOlderStatesAreNotSent() async throws {
         // Every push takes 5 s, so the blocker holds the one slot while the four later jobs are produced and read
         // ahead even on a loaded machine (1.5 s was not enough once in CI: m-b was read before the key event existed).
+        // The request timeout well above that latency: at the harness's 5 s an answer due at 5 s raced its own timeout,
+        // and on one busy core the timeout won (CI: the key event sent again, same apns-id, to every device).
         let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 5000))
-        let sender = try await SenderHarness.start(mock: mock, maxJobs: 1)
+        let sender = try await SenderHarness.start(mock: mock, maxJobs: 1, requestTimeout: .seconds(30))
         try await sender.waitUntilReady()
         func job(_ match: String, seq: Int64, priority: Int, targets: [PushTarget]) -> PushJob {
             var job = SenderFixtures.job(targets: targets, matchId: match)

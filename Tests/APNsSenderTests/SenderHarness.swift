@@ -32,7 +32,7 @@ final class SenderHarness: Sendable {
     static func start(
         mock: MockAPNsServer, partitions: Int32 = 1, retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
         maxJobs: Int = 8, maxWaitingJobs: Int = 32, clock: any WallClock = SystemWallClock(), connections: Int = 2,
-        grace: Duration = .seconds(10)
+        grace: Duration = .seconds(10), requestTimeout: Duration = .seconds(5)
     ) async throws -> SenderHarness {
         let admin = try await SenderFixtures.requireBroker()
         let jobs = SenderFixtures.unique("sender-jobs")
@@ -49,7 +49,7 @@ final class SenderHarness: Sendable {
         var configuration = SenderConfiguration(
             teamID: SenderFixtures.teamID, keyID: SenderFixtures.keyID, keyPath: SenderFixtures.keyFile, bundleID: SenderFixtures.bundleID,
             production: .local(port: mock.port), sandbox: .local(port: mock.port), caFile: SenderFixtures.certificate.certificateFile,
-            connections: connections, maxStreams: 1000, requestTimeout: .seconds(5), maxInFlightJobs: maxJobs, retry: retry,
+            connections: connections, maxStreams: 1000, requestTimeout: requestTimeout, maxInFlightJobs: maxJobs, retry: retry,
             groupID: SenderFixtures.unique("sender-group"), jobsTopic: jobs, tokenInvalidTopic: invalid, deadTopic: dead,
             shutdownGrace: grace, infrastructure: InfrastructureOptions(kafkaBrokers: SenderFixtures.brokers))
         configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
