@@ -122,4 +122,55 @@ import Testing
         #expect(text.contains(#"apns_sender_targets_total{action="superseded"} 1"#))
         try await producer.shutdown()
     }
+
+    @Test("after an end push of a device's activity began, no other job of its key sends to that token: a newer update skips it, another end too; the end's own rounds go on")
+    func nothingAfterAnEnd() {
+        let order = SendOrder()
+        let (ended, other) = (SenderFixtures.target(), SenderFixtures.target())
+        // The api ends one device with the state it knows (5); la-coordinator read the row as active for state 6.
+        let end = Self.job(seq: 5, priority: 10, kind: .liveActivityEnd, targets: [ended])
+        let update = Self.job(seq: 6, priority: 10, targets: [ended, other])
+        #expect(order.beginRound(end, key: "m1:3", targets: [0]) == .begun(skipping: []))
+        #expect(order.endedCount == 1)
+        #expect(order.beginRound(update, key: "m1:3", targets: [0, 1]) == .begun(skipping: [0]))
+        order.endRound(update, key: "m1:3")
+        #expect(order.beginRound(update, key: "m1:3", targets: [0]) == .allEnded, "a retry round to the ended device alone: no round")
+        // Another end of the same activity (say the match's) skips it; the first end's own retry round does not.
+        let matchEnd = Self.job(seq: 7, priority: 10, kind: .liveActivityEnd, targets: [other, ended])
+        #expect(order.beginRound(matchEnd, key: "m1:3", targets: [0, 1]) == .begun(skipping: [1]))
+        order.endRound(matchEnd, key: "m1:3")
+        #expect(order.beginRound(end, key: "m1:3", targets: [0]) == .begun(skipping: []))
+        order.endRound(end, key: "m1:3")
+        // Other keys are not touched.
+        #expect(order.beginRound(update, key: "m1:4", targets: [0, 1]) == .begun(skipping: []))
+    }
+
+    @Test("an update throttled for one device is not retried to it after that device's end push went: skipped as after_end, counted")
+    func retryAfterAnEndIsSkipped() async throws {
+        let (ended, other) = (SenderFixtures.token(), SenderFixtures.token())
+        // The ended device's first answer (the update) is 429; the end push and anything later would be 200.
+        let transport = ScriptedTransport([ended: [(429, .tooManyRequests), (200, nil)]])
+        let clock = ManualWallClock(Date())
+        let registry = MetricsRegistry()
+        let (processor, producer) = try await ScriptedTransportTests.processor(
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400), maxDelay: .milliseconds(400)),
+            registry: registry)
+        let order = SendOrder()
+        let update = Self.job(seq: 6, targets: [SenderFixtures.target(ended), SenderFixtures.target(other)])
+        let running = Task { await processor.process(update, key: "m1:2", order: order) }
+        try await eventually("the first round", within: .seconds(30), every: .milliseconds(50)) {
+            transport.attempts(ended) == 1 && transport.attempts(other) == 1
+        }
+        // The api's end of that device (an older state: it knew 5) goes while the update waits out its back-off.
+        let end = Self.job(seq: 5, priority: 10, kind: .liveActivityEnd, targets: [SenderFixtures.target(ended)])
+        try await eventually("the update's round to end", within: .seconds(30), every: .milliseconds(50)) { order.mayStart(end, key: "m1:2") }
+        #expect(await processor.process(end, key: "m1:2", order: order) == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
+        #expect(transport.attempts(ended) == 2)
+        #expect(await running.value == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
+        #expect(transport.attempts(ended) == 2, "the update is not retried to the ended activity")
+        let text = registry.render()
+        #expect(text.contains(#"apns_sender_targets_total{action="after_end"} 1"#))
+        #expect(text.contains(#"apns_sender_targets_total{action="delivered"} 2"#))
+        try await producer.shutdown()
+    }
 }

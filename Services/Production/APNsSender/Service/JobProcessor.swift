@@ -34,7 +34,8 @@ struct JobProcessor: Sendable {
     /// Processes a decoded, valid job. Between retry rounds the job waits through `slot`, which
     /// parks it without a sending slot when its `JobSet` has room. With `order`, each round of an update or end
     /// follows the per-device order of its Kafka `key` (`SendOrder`): an update whose key already began a newer
-    /// state is superseded (its remaining targets are not sent, counted in `apns_sender_superseded_total`).
+    /// state is superseded (its remaining targets are not sent, counted in `apns_sender_superseded_total`), and a target
+    /// whose activity another job's end push already ended is not sent (`apns_sender_targets_total{action="after_end"}`).
     ///
     /// With `progress`, every round's final answers are marked as they come (`ProgressMarks`), and the targets that
     /// marks read back after a crash already answer (`progress.known`) are not sent again: their answers go into the
@@ -71,13 +72,24 @@ struct JobProcessor: Sendable {
             cause = .expired
         }
         var superseded = 0
+        var afterEnd = 0
         while !remaining.isEmpty {
-            if let order, !order.beginRound(job, key: key) {
-                superseded = remaining.count
-                metrics.superseded(priority: job.priority, count: superseded)
-                ledger.finish(remaining, as: .superseded, why: "a newer state of this device was sent first")
-                remaining = []
-                break
+            if let order {
+                let round = order.beginRound(job, key: key, targets: remaining)
+                if round == .superseded {
+                    superseded += remaining.count
+                    metrics.superseded(priority: job.priority, count: remaining.count)
+                    ledger.finish(remaining, as: .superseded, why: "a newer state of this device was sent first")
+                    remaining = []
+                    break
+                }
+                let ended = round == .allEnded ? remaining : round.skipping
+                if !ended.isEmpty {
+                    afterEnd += ended.count
+                    ledger.finish(ended, as: .superseded, why: "the device's activity already got another end push")
+                    remaining.removeAll(where: Set(ended).contains)
+                    if remaining.isEmpty { break }
+                }
             }
             attempt += 1
             let outcomes = await sendRound(job, payload: payload, targets: remaining, progress: progress)
@@ -160,7 +172,8 @@ struct JobProcessor: Sendable {
         metrics.targetsFinished("token_invalid", count: invalid.count)
         metrics.targetsFinished("dead", count: dead.count)
         metrics.targetsFinished("superseded", count: superseded)
-        metrics.jobFinished(!dead.isEmpty ? "dead" : superseded == job.targets.count ? "superseded" : "delivered")
+        metrics.targetsFinished("after_end", count: afterEnd)
+        metrics.jobFinished(!dead.isEmpty ? "dead" : superseded + afterEnd == job.targets.count ? "superseded" : "delivered")
         metrics.jobSeconds.observe(ContinuousClock.now - started)
         return .finished(delivered: delivered, tokenInvalid: invalid.count, dead: dead.count)
     }

@@ -70,6 +70,10 @@ public struct SenderConfiguration: Sendable {
     /// unfinished this long after its first marks (a long back-off) is sent whole again; a longer window reads more
     /// marks before the new partitions start.
     public var progressLookback: Duration = .seconds(120)
+    /// `APNS_SENDER_ENDED_MEMORY_S` (900): how long a device's update token is remembered after an end push of its
+    /// activity began, so that no later job of its key sends to it (`SendOrder`). At least the longest expiration of an
+    /// update (`KEY_PUSH_EXPIRATION_SECONDS`, 900): an update made before the end may be sent until then.
+    public var endedMemory: Duration = .seconds(900)
     /// `APNS_SENDER_PROGRESS_READ_MS` (5000): the most the read of the marks may take after an assignment (no job of
     /// the new partitions starts meanwhile); past it the partitions start without their marks.
     public var progressReadTimeout: Duration = .seconds(5)
@@ -147,6 +151,7 @@ public struct SenderConfiguration: Sendable {
         progressTopic = environment.raw("APNS_SENDER_PROGRESS_TOPIC") == "off" ? "" : try topic("APNS_SENDER_PROGRESS_TOPIC", .pushProgress)
         progressChunk = try environment.int("APNS_SENDER_PROGRESS_CHUNK", default: progressChunk, in: 1...PushJob.maximumTargets)
         progressLookback = .seconds(try environment.int("APNS_SENDER_PROGRESS_LOOKBACK_S", default: 120, in: 10...86_400))
+        endedMemory = .seconds(try environment.int("APNS_SENDER_ENDED_MEMORY_S", default: 900, in: 1...86_400))
         progressReadTimeout = try environment.milliseconds("APNS_SENDER_PROGRESS_READ_MS", default: .seconds(5), in: 100...120_000)
         progressReadMaxBytes = try environment.int("APNS_SENDER_PROGRESS_READ_MAX_MB", default: 64, in: 1...4096) << 20
         maxWaitingJobs = try environment.int("APNS_SENDER_MAX_WAITING_JOBS", default: 32, in: 0...4096)

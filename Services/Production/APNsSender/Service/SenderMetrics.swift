@@ -27,7 +27,7 @@ struct SenderMetrics: Sendable {
     private let targetsByAction: [String: Counter]
     private let queuedByPriority: [Int: Gauge]
     static let jobResults = ["delivered", "dead", "superseded", "invalid", "abandoned"]
-    static let targetActions = ["delivered", "token_invalid", "dead", "superseded"]
+    static let targetActions = ["delivered", "token_invalid", "dead", "superseded", "after_end"]
     static let priorities = [1, 5, 10]
 
     init(registry: MetricsRegistry) {
@@ -90,7 +90,8 @@ struct SenderMetrics: Sendable {
         }
     }
 
-    /// Final per-target answers: `delivered`, `token_invalid`, `dead`, `superseded`.
+    /// Final per-target answers: `delivered`, `token_invalid`, `dead`, `superseded`, `after_end` (another end push had
+    /// ended the device's activity).
     func targetsFinished(_ action: String, count: Int) {
         guard count > 0 else { return }
         (targetsByAction[action] ?? Self.targetCounter(registry, action)).increment(by: count)

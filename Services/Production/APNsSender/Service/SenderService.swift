@@ -62,7 +62,7 @@ public final class SenderService: Sendable {
         let marks = try ProgressMarks(configuration: configuration, producer: markProducer ?? producer, registry: registry, logger: logger,
                                       clock: clock)
         let readAhead = JobReadAhead(capacity: configuration.lookaheadJobs, metrics: metrics, marks: marks)
-        let order = SendOrder(roundEnded: { readAhead.bump() })
+        let order = SendOrder(endedMemory: configuration.endedMemory, roundEnded: { readAhead.bump() })
         let coalescer = BroadcastCoalescer()
         consumer = try KafkaConsumer(
             configuration: Self.consumerConfiguration(configuration), logger: logger.child("kafka"), metrics: registry,
