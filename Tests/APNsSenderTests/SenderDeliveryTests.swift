@@ -365,4 +365,42 @@ import SharedTestSupport
         #expect(try await sender.committed().values.reduce(0, +) == 1)
         #expect(!sender.readiness.isReady)
     }
+
+    /// Issue 42 (plan A.4.4): an eager rebalance takes the partition of a job still sending away and gives it straight
+    /// back (here: another member joins the group for another topic). The job's message is read again from the last
+    /// commit, but the copy still running finishes it: no target is sent twice, and the offset is committed once it is final.
+    @Test func aJobStillSendingWhenItsPartitionComesBackIsNotStartedTwice() async throws {
+        // Every answer takes 8 s: the job is still sending while the group rebalances and the message is read again.
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(latencyMilliseconds: 8000))
+        let sender = try await SenderHarness.start(mock: mock, requestTimeout: .seconds(60))
+        try await sender.waitUntilReady()
+        let job = SenderFixtures.job(targets: (0..<20).map { _ in SenderFixtures.target() })
+        try await sender.produce([job])
+        try await eventually("the job sending", within: .seconds(30), every: .milliseconds(50)) {
+            sender.metrics.value("apns_sender_jobs_in_flight") == 1
+        }
+        let assignments = { sender.log.all.filter { $0.contains("partitions assigned") }.count }
+        let before = assignments()
+        let other = SenderFixtures.unique("sender-other")
+        try await sender.admin.createTopics([KafkaTopicSpec(name: other, partitions: 1)], timeout: .seconds(10))
+        var joining = KafkaConsumerConfiguration(
+            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("joiner"), groupId: sender.configuration.groupID, topics: [other])
+        joining.sessionTimeout = .seconds(6)
+        joining.heartbeatInterval = .milliseconds(500)
+        let joiner = try KafkaConsumer(configuration: joining, logger: SenderFixtures.quietLogger)
+        let polling = Task { while !Task.isCancelled { _ = try? await joiner.poll(timeout: .milliseconds(100)) } }
+        try await eventually("the sender's partition taken and given back", within: .seconds(60), every: .milliseconds(50)) { assignments() > before }
+        try await eventually("the job read again and left to the copy still running", within: .seconds(30), every: .milliseconds(50)) {
+            sender.metrics.value("apns_sender_reread_while_running_total") == 1
+        }
+        try await sender.waitForCommitted(1, timeout: .seconds(60))
+        for target in job.targets {
+            #expect(mock.deliveries(token: target.token).count == 1, "sent once")
+        }
+        #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 1)
+        polling.cancel()
+        _ = await polling.value
+        try await joiner.close()
+        try await sender.stop()
+    }
 }

@@ -28,6 +28,8 @@ struct JobDispatcher: Service {
     let readiness: Readiness
     let logger: Logger
     let clock: any WallClock
+    /// The messages being worked on: one read again after its partition came back is not started twice.
+    var running = RunningJobs()
     /// How long one wait for a slot or a change lasts (short, so shutdown is noticed quickly).
     var pollTimeout: Duration { .milliseconds(100) }
 
@@ -38,6 +40,14 @@ struct JobDispatcher: Service {
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
             }) {
                 metrics.lookahead(counts)
+                if running.contains(next.entry.message) {
+                    // Read again after an eager rebalance gave its partition back: the copy still running finishes it.
+                    metrics.rereadWhileRunning.increment()
+                    logger.info("job read again while still running here; not started twice", [
+                        "partition": next.entry.message.topicPartition.description, "offset": String(next.entry.message.offset),
+                    ])
+                    continue dispatch
+                }
                 let known = marks.take(next.entry.message)
                 if let known, known.done {
                     // Final before a crash or a rebalance (its results are on their topics): not sent again.
@@ -87,12 +97,17 @@ struct JobDispatcher: Service {
         let message = entry.message
         let partition = message.topicPartition
         let finishedJob = entry.job
-        let done: @Sendable (_ delivered: Int) -> Void = { [tracker, marks] delivered in
+        running.begin(message)
+        let done: @Sendable (_ delivered: Int) -> Void = { [tracker, marks, running] delivered in
+            running.end(message)  // before the tracker: a copy read again meanwhile is skipped only while this one runs
             tracker.finish(partition, offset: message.offset)
             marks.done(message, job: finishedJob, reachedDevices: delivered > 0)
         }
         let progress = marks.topic == nil ? nil : JobProgress(marks: marks, message: message, known: known)
-        let ended: @Sendable () -> Void = { [readAhead] in readAhead.bump() }
+        let ended: @Sendable () -> Void = { [readAhead, running] in
+            running.end(message)
+            readAhead.bump()
+        }
         switch entry.incoming {
         case .job(let job):
             let key = entry.key

@@ -19,6 +19,8 @@ struct SenderMetrics: Sendable {
     let tokenInvalidProduced: Counter
     /// `DeadPush` records produced (rejected messages included).
     let deadProduced: Counter
+    /// Jobs read again after their partition came back to this process while it was still sending them (not started twice).
+    let rereadWhileRunning: Counter
     /// Freshness per match, for the matches of the last hour.
     let matchFreshness: MatchFreshnessSeries
     /// The instruments of every label value the sender uses, made once (exported at 0 from the start, and no registry
@@ -40,6 +42,9 @@ struct SenderMetrics: Sendable {
         retries = registry.counter("apns_sender_retries_total", help: "Pushes sent again after 429/5xx/connection loss")
         tokenInvalidProduced = registry.counter("apns_sender_token_invalid_total", help: "TokenInvalid messages produced")
         deadProduced = registry.counter("apns_sender_dead_total", help: "Records produced to the dead-letter topic")
+        rereadWhileRunning = registry.counter(
+            "apns_sender_reread_while_running_total",
+            help: "Jobs read again after a rebalance gave their partition back while this process still sent them (not started twice)")
         matchFreshness = MatchFreshnessSeries(registry: registry)
         jobsByResult = Dictionary(uniqueKeysWithValues: Self.jobResults.map { ($0, Self.jobCounter(registry, $0)) })
         targetsByAction = Dictionary(uniqueKeysWithValues: Self.targetActions.map { ($0, Self.targetCounter(registry, $0)) })
