@@ -41,7 +41,9 @@ struct JobDispatcher: Service {
             }) {
                 metrics.lookahead(counts)
                 if running.contains(next.entry.message) {
-                    // Read again after an eager rebalance gave its partition back: the copy still running finishes it.
+                    // Read again after an eager rebalance gave its partition back: the copy still running finishes it
+                    // (what the marks read at the assignment say of it is not needed).
+                    _ = marks.take(next.entry.message)
                     metrics.rereadWhileRunning.increment()
                     logger.info("job read again while still running here; not started twice", [
                         "partition": next.entry.message.topicPartition.description, "offset": String(next.entry.message.offset),

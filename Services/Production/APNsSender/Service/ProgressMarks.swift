@@ -78,28 +78,28 @@ final class ProgressMarks: Sendable {
     /// Some targets of the job in `message` got a final answer: `accepted` (indices, ascending) and `refused`.
     func answered(_ message: KafkaMessage, job: PushJob, accepted: [Int], refused: [PushProgress.Refusal]) {
         guard !accepted.isEmpty || !refused.isEmpty else { return }
-        write(.answered, message, job: job, accepted: PushProgress.ranges(of: accepted), refused: refused)
+        write(.answered, message, job: job, claimsState: !accepted.isEmpty, accepted: PushProgress.ranges(of: accepted), refused: refused)
     }
 
     /// The message is final (its records acknowledged, or it was skipped); `job` when it was a job. `reachedDevices`:
     /// APNs accepted some of it (false for a job that expired unsent or was superseded): only then does the mark tell
     /// a reader that its state went out.
     func done(_ message: KafkaMessage, job: PushJob?, reachedDevices: Bool) {
-        write(.done, message, job: reachedDevices ? job : nil, jobId: job?.jobId, accepted: [], refused: [])
+        write(.done, message, job: job, claimsState: reachedDevices, accepted: [], refused: [])
     }
 
-    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, job: PushJob?, jobId: String? = nil, accepted: [Range<Int>],
+    /// Writes one mark. `claimsState`: APNs accepted some of the job (an answered mark with accepted targets, a done
+    /// mark of a job that reached devices); only then does the mark carry the job's key, channel and `stateSeq`, which
+    /// the reader puts into `SendOrder` and the channels' latest-wins.
+    private func write(_ kind: PushProgress.Kind, _ message: KafkaMessage, job: PushJob?, claimsState: Bool, accepted: [Range<Int>],
                        refused: [PushProgress.Refusal]) {
         let partitions = progressPartitions.load(ordering: .relaxed)
         guard let topic, partitions > 0 else { return }
-        // What the reader needs to keep each device's states in order (`SendOrder`, the channels' latest-wins): only
-        // for answers APNs accepted, which is what the state of an answered mark with accepted targets, or of a done
-        // mark given its job, says.
-        let ordering = kind == .done || !accepted.isEmpty ? job : nil
+        let ordering = claimsState ? job : nil
         let orderKey = ordering.flatMap { SendOrder.isOrdered($0) ? message.keyString : nil }
         let channelId = ordering?.channel?.channelId
         let mark = PushProgress(kind: kind, jobsTopic: message.topic, partition: message.partition, offset: message.offset,
-                                messageTimestamp: message.timestampMilliseconds, jobId: jobId ?? job?.jobId, orderKey: orderKey,
+                                messageTimestamp: message.timestampMilliseconds, jobId: job?.jobId, orderKey: orderKey,
                                 channelId: channelId, stateSeq: orderKey != nil || channelId != nil ? ordering?.stateSeq : nil,
                                 accepted: accepted, refused: refused, at: Int64(clock.now().timeIntervalSince1970 * 1000))
         let outgoing = KafkaOutgoingMessage(
