@@ -19,6 +19,30 @@ import Testing
         #expect(response.body == Array("hello".utf8))
     }
 
+    /// A body past `maxResponseBodyBytes` fails its request (never a body cut short that a caller would take as whole);
+    /// one at the limit comes whole, and the connection serves the next request.
+    @Test func aResponseBodyPastTheLimitFailsTheRequestInsteadOfBeingCut() async throws {
+        // Answers `/bytes/N` with N bytes.
+        let server = try TestTLS.server { request in
+            HTTP2ServerResponse(status: 200, headers: [], body: Array(repeating: 7, count: Int(request.path.split(separator: "/").last ?? "") ?? 0))
+        }
+        defer { server.stop() }
+        let client = try HTTP2Client(configuration: HTTP2ClientConfiguration(
+            host: "127.0.0.1", port: server.port, caFile: TestTLS.certificate.certificateFile, connections: 1,
+            requestTimeout: .seconds(10), connectTimeout: .seconds(5), maxResponseBodyBytes: 100_000))
+        defer { client.shutdown() }
+        let atLimit = try await client.send(HTTP2Request(method: "GET", path: "/bytes/100000"))
+        #expect(atLimit.status == 200 && atLimit.body.count == 100_000)
+        do {
+            let cut = try await client.send(HTTP2Request(method: "GET", path: "/bytes/300000"))
+            Issue.record("a 300,000-byte body past the 100,000-byte limit came back with \(cut.body.count) bytes")
+        } catch let error as HTTP2Error {
+            #expect(error == .responseTooLarge(limit: 100_000))
+            #expect(!error.isRetryable)
+        }
+        #expect(try await client.send(HTTP2Request(method: "GET", path: "/bytes/5")).body.count == 5)
+    }
+
     @Test func hostNameVerificationUsesServerName() async throws {
         let server = try TestTLS.server(handler: TestTLS.echo)
         defer { server.stop() }

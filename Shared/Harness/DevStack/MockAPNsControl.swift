@@ -21,7 +21,8 @@ public final class MockAPNsControl: Sendable {
     public init(port: Int, caFile: String, logger: Logger = Logger(label: "dev-stack.mock-apns", minimumLevel: .error)) throws {
         client = try HTTP2Client(
             configuration: HTTP2ClientConfiguration(host: "127.0.0.1", port: port, caFile: caFile,
-                                                    connections: 1, requestTimeout: .seconds(5), connectTimeout: .seconds(5)),
+                                                    connections: 1, requestTimeout: .seconds(30), connectTimeout: .seconds(5),
+                                                    maxResponseBodyBytes: 1 << 30),  // a run's records (`/mock/deliveries`) run to megabytes
             logger: logger)
     }
 

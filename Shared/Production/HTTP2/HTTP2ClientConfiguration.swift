@@ -33,6 +33,9 @@ public struct HTTP2ClientConfiguration: Sendable {
     public var maxRequeues: Int
     /// Our connection-level and per-stream receive windows.
     public var receiveWindow: Int32
+    /// The largest response body taken; a larger one fails its request with `.responseTooLarge` (never a cut body).
+    /// APNs answers with a few hundred bytes; a control API listing a run's records needs more.
+    public var maxResponseBodyBytes: Int
 
     public init(
         host: String, port: Int = 443, serverName: String? = nil, authority: String? = nil, caFile: String? = nil,
@@ -40,7 +43,7 @@ public struct HTTP2ClientConfiguration: Sendable {
         maxQueuedRequests: Int = 1_000_000, requestTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10),
         pingInterval: Duration = .seconds(60), pingTimeout: Duration = .seconds(10),
         reconnectBaseDelay: Duration = .milliseconds(100), reconnectMaxDelay: Duration = .seconds(30),
-        maxRequeues: Int = 5, receiveWindow: Int32 = 1 << 24
+        maxRequeues: Int = 5, receiveWindow: Int32 = 1 << 24, maxResponseBodyBytes: Int = 1 << 20
     ) {
         self.host = host
         self.port = port
@@ -59,5 +62,6 @@ public struct HTTP2ClientConfiguration: Sendable {
         self.reconnectMaxDelay = reconnectMaxDelay
         self.maxRequeues = maxRequeues
         self.receiveWindow = receiveWindow
+        self.maxResponseBodyBytes = max(0, maxResponseBodyBytes)
     }
 }

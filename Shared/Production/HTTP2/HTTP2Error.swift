@@ -19,13 +19,15 @@ public enum HTTP2Error: Error, Sendable, Equatable, CustomStringConvertible {
     case tls(message: String)
     /// A listening socket could not be opened.
     case bindFailed(host: String, port: Int, message: String)
+    /// The response body was larger than the client takes (`HTTP2ClientConfiguration.maxResponseBodyBytes`).
+    case responseTooLarge(limit: Int)
 
     /// True when sending the same request again (on a fresh connection) is the right move.
     public var isRetryable: Bool {
         switch self {
         case .connectFailed, .connectionLost, .refused, .timeout: true
         case .streamReset(let code): code == 7 /* REFUSED_STREAM */ || code == 0 /* NO_ERROR */ || code == 2 /* INTERNAL */
-        case .protocolError, .shutdown, .tls, .bindFailed: false
+        case .protocolError, .shutdown, .tls, .bindFailed, .responseTooLarge: false
         }
     }
 
@@ -40,6 +42,7 @@ public enum HTTP2Error: Error, Sendable, Equatable, CustomStringConvertible {
         case .shutdown: "client shut down"
         case .tls(let message): "TLS: \(message)"
         case .bindFailed(let host, let port, let message): "listen on \(host):\(port) failed: \(message)"
+        case .responseTooLarge(let limit): "response body larger than \(limit) bytes"
         }
     }
 }

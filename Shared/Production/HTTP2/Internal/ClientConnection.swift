@@ -127,7 +127,12 @@ final class ClientConnection: H2Connection {
     }
 
     override func onData(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], stream.responseBody.count < 1 << 20 else { return }
+        guard let stream = streams[streamID], !stream.responseTooLarge else { return }
+        guard stream.responseBody.count + bytes.count <= configuration.maxResponseBodyBytes else {
+            stream.responseTooLarge = true
+            stream.responseBody = []
+            return
+        }
         stream.responseBody.append(contentsOf: bytes)
     }
 
@@ -171,7 +176,9 @@ final class ClientConnection: H2Connection {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let pool { loop.markDirty(pool) }
         if stream.completed { return }
-        if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status != 0 {
+        if stream.responseTooLarge {
+            stream.fail(.responseTooLarge(limit: configuration.maxResponseBodyBytes))
+        } else if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status != 0 {
             stream.succeed(HTTP2Response(status: stream.status, headers: stream.responseHeaders, body: stream.responseBody))
         } else if streamID > goAwayLastStreamID {
             pool?.requeue(stream, .goAway)

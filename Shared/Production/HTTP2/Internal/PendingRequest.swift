@@ -17,6 +17,8 @@ final class PendingRequest {
     var status = 0
     var responseHeaders: [HTTP2Header] = []
     var responseBody: [UInt8] = []
+    /// The response body went past the client's limit (its bytes are dropped; the request fails at the stream's end).
+    var responseTooLarge = false
     var bodyOffset = 0
 
     /// Clears per-stream progress before the request goes out again.
@@ -24,6 +26,7 @@ final class PendingRequest {
         status = 0
         responseHeaders.removeAll()
         responseBody.removeAll()
+        responseTooLarge = false
         bodyOffset = 0
     }
 
