@@ -11,24 +11,31 @@ enum FaultEnvironment {
         var devices: Int
         /// Replay speed, deliveries per second.
         var speed: Double
-        /// Cricsheet id of the replayed match.
+        /// Cricsheet id of the replayed match (the faults run while it is live).
         var match: Int
+        /// Cricsheet ids of more matches live at the same time, every device following each (issue 42's match day).
+        var others: [Int]
         /// How many times the whole fault script runs (a round starts only while the match is live).
         var rounds: Int
-        var description: String { "match=\(match) devices=\(devices) speed=\(speed) rounds=\(rounds)" }
+        var description: String {
+            "match=\(match) others=\(others.map(String.init).joined(separator: ",")) devices=\(devices) speed=\(speed) rounds=\(rounds)"
+        }
     }
 
     /// CI (default): 6 devices at 1 delivery/s (the whole script, stalls included, runs while the
-    /// match is live), one round. `FAULT_SUITE_SCALE=full`: 40 devices
-    /// at 1 delivery/s, up to 3 rounds. `FAULT_SUITE_DEVICES` / `FAULT_SUITE_SPEED` / `FAULT_SUITE_ROUNDS`
+    /// match is live), one round, a shorter T20 (1426312, 184 deliveries) live alongside. `FAULT_SUITE_SCALE=full`: 40 devices
+    /// at 1 delivery/s, up to 3 rounds, that T20 and an ODI (1384429) alongside. `FAULT_SUITE_DEVICES` / `FAULT_SUITE_SPEED` /
+    /// `FAULT_SUITE_ROUNDS` / `FAULT_SUITE_MATCH` / `FAULT_SUITE_OTHERS` (comma-separated Cricsheet ids, "none" for none)
     /// override either.
     static var scale: Scale {
         let full = environment["FAULT_SUITE_SCALE"] == "full"
-        var scale = full ? Scale(devices: 40, speed: 1, match: 1415755, rounds: 3) : Scale(devices: 6, speed: 1, match: 1415755, rounds: 1)
+        var scale = full ? Scale(devices: 40, speed: 1, match: 1415755, others: [1426312, 1384429], rounds: 3)
+            : Scale(devices: 6, speed: 1, match: 1415755, others: [1426312], rounds: 1)
         if let value = environment["FAULT_SUITE_DEVICES"].flatMap(Int.init), value > 0 { scale.devices = value + value % 2 }
         if let value = environment["FAULT_SUITE_SPEED"].flatMap(Double.init), value > 0 { scale.speed = value }
         if let value = environment["FAULT_SUITE_ROUNDS"].flatMap(Int.init), value > 0 { scale.rounds = value }
         if let value = environment["FAULT_SUITE_MATCH"].flatMap(Int.init) { scale.match = value }
+        if let value = environment["FAULT_SUITE_OTHERS"] { scale.others = value.split(separator: ",").compactMap { Int($0) } }
         return scale
     }
 }

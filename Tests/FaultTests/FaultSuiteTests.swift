@@ -11,11 +11,12 @@ import Synchronization
 import Testing
 
 /// The fault suite (issue 9): the whole product as real processes (DevStack) replays a real T20
-/// with simulated followers, and while the match is live one fault after another hits it — kill -9
+/// with simulated followers — and, issue 42's match day in small, another match live at the same time that every device
+/// follows too (`FaultEnvironment.Scale.others`) — and while the first match is live one fault after another hits it — kill -9
 /// and restart of each service, a PostgreSQL restart, mock-apns 429/500/503 storms, GOAWAYs and
 /// slow answers, and bad fake-sportmonks responses. Afterwards (bounded waits):
-/// - every follower shows the match's final state (active_matches.display_state, whose result line
-///   and final score are checked against the Cricsheet file), and its Live Activity ended;
+/// - every follower shows each match's final state (active_matches.display_state, whose result line
+///   and final score are checked against the Cricsheet file), and its Live Activities ended;
 /// - every priority-10 key event the detector emitted (read from `match.events`) after all followers
 ///   had an active Live Activity reached every follower at least once (alert text of the pushes
 ///   mock-apns accepted for the device's tokens);
@@ -33,7 +34,7 @@ import Testing
     @Test(.timeLimit(.minutes(30))) func realMatchSurvivesEveryFault() async throws {
         try PipelineEnvironment.requireServers()
         let scale = FaultEnvironment.scale
-        let options = DevStackOptions(
+        var options = DevStackOptions(
             binDirectory: try PipelineEnvironment.binDirectory(),
             logDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("logs/fault"),
             materialDirectory: PipelineEnvironment.stackDirectory.appendingPathComponent("dev"),
@@ -41,8 +42,9 @@ import Testing
             idOffset: DevStackOptions.freshIdOffset(), speed: scale.speed, devices: scale.devices, ports: try DevPorts.free(),
             kafkaBrokers: PipelineEnvironment.kafkaBrokers, databaseURL: PipelineEnvironment.databaseURL,
             pollIntervalMs: 500, orchestratorIntervalMs: 2000)
+        options.otherMatchIds = scale.others
         let logger = Logger(label: "fault-suite", minimumLevel: .info)
-        logger.info("fault suite", ["scale": scale.description, "fixture": String(options.fixtureId)])
+        logger.info("fault suite", ["scale": scale.description, "fixtures": options.fixtureIds.map(String.init).joined(separator: ",")])
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "fault-suite.stack", minimumLevel: .warning))
         let started = ContinuousClock.now
         let outcome: Result<Void, any Error>
@@ -79,16 +81,19 @@ struct FaultRun {
     }
 
     func run() async throws {
-        let fixture = String(stack.options.fixtureId)
-        let expected = try ExpectedFinal(stack.options.matchFile)
+        // Every replayed match (the primary first; `FaultEnvironment.Scale.others` run alongside it), each followed by
+        // every device.
+        let fixtures = stack.options.fixtureIds.map(String.init)
+        let expected = try stack.options.matchFiles.map(ExpectedFinal.init)
         let simURL = stack.plan.deviceSimulatorURL
         let devices: @Sendable () async throws -> [SimDevice] = { try await DevHTTP(timeout: 5).getJSON(simURL + "/devices") }
 
         try await stack.prepare()
         try await stack.startServers()
-        let events = try MatchEventsCollector(brokers: stack.options.kafkaBrokers, matchId: fixture)
-        defer { Task { await events.stop() } }
-        try await events.start()
+        let collectors = try fixtures.map { try MatchEventsCollector(brokers: stack.options.kafkaBrokers, matchId: $0) }
+        defer { Task { for collector in collectors { await collector.stop() } } }
+        for collector in collectors { try await collector.start() }
+        let events = collectors[0]
         try await stack.waitForScheduledMatch()
         try await stack.startDevices()
         let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
@@ -96,14 +101,14 @@ struct FaultRun {
         ledger.start()
         try? await Task.sleep(for: .seconds(2))
         try await stack.startMatch()
-        try await stack.waitFor("an active Live Activity on all \(scale.devices) devices", timeout: .seconds(120)) {
+        try await stack.waitFor("an active Live Activity of \(fixtures.count) match(es) on all \(scale.devices) devices", timeout: .seconds(120)) {
             let all = try await devices()
-            return all.count == scale.devices && all.allSatisfy { $0.activity(fixture)?.state == "active" }
+            return all.count == scale.devices && all.allSatisfy { device in fixtures.allSatisfy { device.activity($0)?.state == "active" } }
         }
         let allActiveAt = Int64(Date().timeIntervalSince1970 * 1000)
-        logger.info("all followers active", ["devices": String(scale.devices)])
+        logger.info("all followers active", ["devices": String(scale.devices), "matches": fixtures.joined(separator: ",")])
 
-        // The faults, one after another, a few seconds apart, while the match is live.
+        // The faults, one after another, a few seconds apart, while the primary match is live.
         let injector = FaultInjector(stack: stack, mock: mock, events: events, logger: logger)
         var observations: [FaultObservation] = []
         rounds: for round in 1...scale.rounds {
@@ -114,47 +119,53 @@ struct FaultRun {
             }
         }
 
-        // The match ends and the pipeline drains: every follower shows the final state.
-        try await stack.waitFor("the replay finished", timeout: .seconds(Int64(600 / scale.speed) + 60)) {
-            try await stack.replayStatus().finished
+        // Each match ends and the pipeline drains: every follower shows each match's final state.
+        var finals: [String: UnifiedDisplayState] = [:]
+        for (fixture, expected) in zip(fixtures, expected) {
+            try await stack.waitFor("the replay of \(fixture) finished", timeout: .seconds(Int64(600 / scale.speed) + 60)) {
+                try await stack.replayStatus(fixture: Int(fixture)).finished
+            }
+            let finalState = LockedValue<UnifiedDisplayState?>(nil)
+            try await stack.waitFor("the final state of \(fixture) on every follower", timeout: .seconds(180)) {
+                let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
+                guard let text = try rows.first?.decode(0, as: String.self) else { return false }
+                let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
+                guard state.resultLine != nil else { return false }
+                finalState.withLock { $0 = state }
+                return try await devices().allSatisfy { $0.activity(fixture)?.contentState == state }
+            }
+            let final = try #require(finalState.withLock { $0 })
+            finals[fixture] = final
+            #expect(final.resultLine == expected.result, "\(fixture): result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
+            #expect(final.lockScreen.headline.contains(expected.innings.last!),
+                    "\(fixture): headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
         }
-        let finalState = LockedValue<UnifiedDisplayState?>(nil)
-        let lagging = LockedValue<[String]>([])
-        try await stack.waitFor("the final state on every follower", timeout: .seconds(180)) {
-            let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
-            guard let text = try rows.first?.decode(0, as: String.self) else { return false }
-            let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
-            guard state.resultLine != nil else { return false }
-            finalState.withLock { $0 = state }
-            let behind = try await devices().filter { $0.activity(fixture)?.contentState != state }.map(\.deviceId)
-            lagging.withLock { $0 = behind }
-            return behind.isEmpty
-        }
-        let final = try #require(finalState.withLock { $0 })
-        #expect(final.resultLine == expected.result, "result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
-        #expect(final.lockScreen.headline.contains(expected.innings.last!),
-                "headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
 
-        // Every follower's Live Activity ended with the match (its end push came, after the final state).
+        // Every follower's Live Activity of every match ended with the match (its end push came, after the final state).
         let notEnded = LockedValue<[String]>([])
-        try? await stack.waitFor("every follower's activity ended", timeout: .seconds(120)) {
-            let open = try await devices().filter { $0.activity(fixture)?.state != "ended" }.map { "\($0.deviceId): \($0.activity(fixture)?.state ?? "none")" }
+        try? await stack.waitFor("every follower's activities ended", timeout: .seconds(120)) {
+            let open = try await devices().flatMap { device in
+                fixtures.filter { device.activity($0)?.state != "ended" }
+                    .map { "\(device.deviceId) \($0): \(device.activity($0)?.state ?? "none")" }
+            }
             notEnded.withLock { $0 = open }
             return open.isEmpty
         }
-        #expect(notEnded.withLock { $0 }.isEmpty, "activities not ended with the match: \(notEnded.withLock { $0 })")
+        #expect(notEnded.withLock { $0 }.isEmpty, "activities not ended with their match: \(notEnded.withLock { $0 })")
 
         // Every key event emitted after all followers were active reached every follower.
         try? await Task.sleep(for: .seconds(3))
         await ledger.refresh()
         await ledger.stop()
-        await events.stop()
-        let required = events.keyEvents.filter { $0.emittedAt >= allActiveAt }
+        for collector in collectors { await collector.stop() }
+        let required = collectors.flatMap { $0.keyEvents.filter { $0.emittedAt >= allActiveAt } }
         let reports = ledger.reports()
         let finalDevices = try await devices()
         var missing: [String] = []
         for device in finalDevices {
-            #expect(device.activity(fixture)?.contentState == final, "\(device.deviceId) shows the final state")
+            for fixture in fixtures {
+                #expect(device.activity(fixture)?.contentState == finals[fixture], "\(device.deviceId) shows \(fixture)'s final state")
+            }
             let alerts = reports[device.deviceId]?.alerts ?? []
             for event in required where !alerts.contains(event.alertKey) {
                 missing.append("\(device.deviceId): \(event.kind) \(event.eventId) \"\(event.title): \(event.body)\"")
@@ -173,33 +184,41 @@ struct FaultRun {
         }
         for observation in observations { logger.info("observed", ["fault": observation.description]) }
         logger.info("fault suite figures", [
-            "devices": String(scale.devices), "speed": String(scale.speed), "faults": String(observations.count),
-            "pushesAccepted": String(ledger.totalPushes), "matchEvents": String(events.eventsSeen),
-            "keyEvents": String(events.keyEvents.count), "keyEventsRequired": String(required.count),
-            "keyEventCopies": String(events.keyEventCopies), "keyEventDeliveriesMissing": String(missing.count),
+            "devices": String(scale.devices), "matches": String(fixtures.count), "speed": String(scale.speed), "faults": String(observations.count),
+            "pushesAccepted": String(ledger.totalPushes), "matchEvents": String(collectors.map(\.eventsSeen).reduce(0, +)),
+            "keyEvents": String(collectors.map(\.keyEvents.count).reduce(0, +)), "keyEventsRequired": String(required.count),
+            "keyEventCopies": String(collectors.map(\.keyEventCopies).reduce(0, +)), "keyEventDeliveriesMissing": String(missing.count),
             "duplicatesTotal": String(duplicates.reduce(0, +)), "duplicatesMaxPerDevice": String(duplicates.max() ?? 0),
         ])
         #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
         try await checkPushLog(mock, faults: observations)
 
-        // Nothing remains queued: the push path's groups at lag 0, and no dead push that is a bug.
-        let drain = try await QueueDrainCheck(options: stack.options, logger: logger).run(matchId: fixture)
-        logger.info("queues at the end", [
-            "behind": drain.behind.joined(separator: "; "), "deadRecordsRead": String(drain.deadRead),
-            "deadPushes": drain.deadByCause.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","),
-        ])
-        #expect(drain.behind.isEmpty, "push-path groups still behind at the end: \(drain.behind)")
-        #expect(drain.deadAssigned, "push.dead was read (its partitions assigned)")
-        #expect(drain.unexplained.isEmpty, "dead pushes that are bugs: \(drain.unexplained)")
+        // Nothing remains queued: the push path's groups at lag 0, and no dead push that is a bug, of any match.
+        for fixture in fixtures {
+            let drain = try await QueueDrainCheck(options: stack.options, logger: logger).run(matchId: fixture)
+            logger.info("queues at the end", [
+                "match": fixture, "behind": drain.behind.joined(separator: "; "), "deadRecordsRead": String(drain.deadRead),
+                "deadPushes": drain.deadByCause.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ","),
+            ])
+            #expect(drain.behind.isEmpty, "push-path groups still behind at the end: \(drain.behind)")
+            #expect(drain.deadAssigned, "push.dead was read (its partitions assigned)")
+            #expect(drain.unexplained.isEmpty, "dead pushes of \(fixture) that are bugs: \(drain.unexplained)")
+        }
 
-        // What support reads agrees with what APNs saw (the record's groups are at lag 0 by now).
-        try await checkDeliveryRecord(mock, owners: ledger.owners, matchId: fixture)
+        // What support reads agrees with what APNs saw (the record's groups are at lag 0 by now), for every match.
+        for fixture in fixtures {
+            try await checkDeliveryRecord(mock, owners: ledger.owners, tokenMatches: ledger.tokenMatches, matchId: fixture)
+        }
     }
 
-    /// Issue 42's invariant 6 (`RecordAgreementRule`): every device's delivery record row against mock-apns's accepted
-    /// pushes for the device's tokens.
-    func checkDeliveryRecord(_ mock: MockAPNsControl, owners: [String: String], matchId: String) async throws {
-        let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+    /// Issue 42's invariant 6 (`RecordAgreementRule`): every device's delivery record row of `matchId` against mock-apns's
+    /// accepted pushes of that match for the device's tokens: those to the match's activity update tokens
+    /// (`tokenMatches`), and those to a token every match shares (push-to-start, the device's own) whose payload names it.
+    func checkDeliveryRecord(_ mock: MockAPNsControl, owners: [String: String], tokenMatches: [String: String], matchId: String) async throws {
+        let all = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
+        let accepted = all.filter { delivery in
+            tokenMatches[delivery.token].map { $0 == matchId } ?? delivery.payload.contains(#""matchId":"\#(matchId)""#)
+        }
         let store = DeliveryRecordStore(database: stack.postgres)
         let keys = try await stack.postgres.query(
             "SELECT user_id, device_id FROM push_deliveries WHERE match_id = $1 AND user_id <> '' ORDER BY device_id", [matchId])

@@ -35,7 +35,7 @@ final class PushLedger: Sendable {
 
     private let mock: MockAPNsControl
     private let simURL: String
-    private let state = LockedValue<(deliveries: [Delivery], cursor: Int, owners: [String: String])>(([], 0, [:]))
+    private let state = LockedValue<(deliveries: [Delivery], cursor: Int, owners: [String: String], matches: [String: String])>(([], 0, [:], [:]))
     private let task = LockedValue<Task<Void, Never>?>(nil)
 
     init(mock: MockAPNsControl, simURL: String) {
@@ -77,6 +77,9 @@ final class PushLedger: Sendable {
                     for token in device.allTokens {
                         state.owners[token] = device.deviceId
                     }
+                    for activity in device.activities {
+                        if let token = activity.token { state.matches[token] = activity.matchId }
+                    }
                 }
             }
         }
@@ -84,6 +87,8 @@ final class PushLedger: Sendable {
 
     /// The device each token seen so far belongs to.
     var owners: [String: String] { state.withLock { $0.owners } }
+    /// The match of each activity update token seen so far (a device's own and push-to-start tokens serve every match).
+    var tokenMatches: [String: String] { state.withLock { $0.matches } }
 
     /// Accepted pushes recorded so far (all tokens, this run's mock only).
     var totalPushes: Int { state.withLock { $0.deliveries.count } }
@@ -131,7 +136,10 @@ final class PushLedger: Sendable {
 
 /// A device-sim device's APNs tokens, as `/devices` lists them.
 struct SimDeviceTokens: Decodable, Sendable {
-    struct Activity: Decodable, Sendable { var token: String? }
+    struct Activity: Decodable, Sendable {
+        var matchId: String
+        var token: String?
+    }
     var deviceId: String
     var deviceToken: String
     var pushToStartToken: String

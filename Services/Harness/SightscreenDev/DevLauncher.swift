@@ -5,11 +5,12 @@ import Kafka
 import Runtime
 import ServiceKit
 
-/// `sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]`:
+/// `sightscreen dev [--match ID] [--also ID,ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]`:
 /// the one-command demo. Starts mock-apns, fake-sportmonks (the match scheduled, not yet live),
 /// the five services and device-sim (whose devices follow the match before it goes live; two thirds of them
 /// on the match's broadcast channel unless `--channel-share` says otherwise, 0 turning broadcast off), starts
-/// the replay a few seconds later, prints a progress line every second and the preview URL. With `--prometheus`,
+/// the replay a few seconds later, prints a progress line every second and the preview URL. `--also` replays more matches
+/// live at the same time (a match day), every device following each; the progress line and `--exit-when-done` follow the first. With `--prometheus`,
 /// Debian's Prometheus scrapes the five services every 2 s and evaluates deploy/prometheus/alerts.yml as shipped; its
 /// URL and a graph of the freshness quantiles are printed.
 /// Ctrl-C (or SIGTERM) stops every process it started, last started first.
@@ -21,6 +22,7 @@ struct DevLauncher {
 
     struct Settings {
         var match = DevLauncher.defaultMatch
+        var otherMatches: [Int] = []
         var speed = 2.0
         var devices = 6
         var channelShare = DevStackOptions.mixedFleetChannelShare
@@ -42,6 +44,10 @@ struct DevLauncher {
             case "--match":
                 guard let id = Int(try value(flag)), id > 0 else { throw UsageError(message: "--match needs a Cricsheet id") }
                 settings.match = id
+            case "--also":
+                let ids = try value(flag).split(separator: ",").map { Int($0) }
+                guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? 0) > 0 }) else { throw UsageError(message: "--also needs Cricsheet ids, comma-separated") }
+                settings.otherMatches = ids.compactMap { $0 }
             case "--speed":
                 guard let speed = Double(try value(flag)), speed > 0, speed <= 1000 else {
                     throw UsageError(message: "--speed needs deliveries per second in (0, 1000]")
@@ -97,6 +103,7 @@ struct DevLauncher {
             kafkaBrokers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092"),
             databaseURL: environment.string("DATABASE_URL", default: "postgresql://sightscreen@127.0.0.1:55432/sightscreen"),
             logLevel: environment.string("LOG_LEVEL", default: "info"))
+        options.otherMatchIds = settings.otherMatches.filter { $0 != settings.match }
         do {
             options.kafkaCluster = try KafkaCluster(environment)
         } catch {
@@ -109,14 +116,17 @@ struct DevLauncher {
                 throw UsageError(message: "--prometheus: \(error)")
             }
         }
-        guard FileManager.default.fileExists(atPath: options.matchFile.path) else {
-            throw UsageError(message: "no Cricsheet match \(options.matchFile.path) (--match ID, --cricsheet DIR or CRICSHEET_DIR)")
+        for file in options.matchFiles where !FileManager.default.fileExists(atPath: file.path) {
+            throw UsageError(message: "no Cricsheet match \(file.path) (--match ID, --also IDs, --cricsheet DIR or CRICSHEET_DIR)")
         }
         let stack = try DevStack(plan: DevStackPlan(options: options), logger: Logger(label: "dev", minimumLevel: .warning))
         let shutdown = ShutdownSignal()
         let fleet = options.broadcastEnabled
             ? "\(settings.devices) devices (\(Int((settings.channelShare * 100).rounded())) % on broadcast channels)" : "\(settings.devices) devices (tokens only)"
         console.line("sightscreen dev: replaying Cricsheet \(settings.match) as fixture \(options.fixtureId) at \(settings.speed) deliveries/s, \(fleet)")
+        if !options.otherMatchIds.isEmpty {
+            console.line("  also live: Cricsheet \(options.otherMatchIds.map(String.init).joined(separator: ", ")) as fixtures \(options.fixtureIds.dropFirst().map(String.init).joined(separator: ", "))")
+        }
         console.line("  logs: \(options.logDirectory.path)/<process>.log   Ctrl-C stops everything this command started")
 
         let launch = Task { try await stack.launch() }

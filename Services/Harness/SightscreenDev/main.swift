@@ -14,7 +14,7 @@ let command = ["token", "dev-keys"].contains(arguments.first ?? "") ? arguments.
 let usage = switch command {
 case "token": "sightscreen token --user ID [--admin] [--ttl SECONDS]"
 case "dev-keys": "sightscreen dev-keys"
-default: "sightscreen dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]"
+default: "sightscreen dev [--match ID] [--also ID,ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]"
 }
 do {
     switch arguments.first {

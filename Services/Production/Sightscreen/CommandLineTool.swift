@@ -37,7 +37,7 @@ struct CommandLineTool {
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
                                           (both run sightscreen-dev: development harness, not in the production image)
-          dev [--match ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]
+          dev [--match ID] [--also ID,ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]
                                           the demo: the whole stack replaying a Cricsheet match to simulated
                                           devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it).
                                           Runs sightscreen-dev (development harness, not in the production image)

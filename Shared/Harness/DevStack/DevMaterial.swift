@@ -37,8 +37,8 @@ public struct DevMaterial: Sendable, Equatable {
     public func matchesDirectory(fixture: Int) -> URL { directory.appendingPathComponent("matches-\(fixture)") }
 
     /// Creates what is missing: the APNs key (via `mock-apns`), the JWT keys (via `sightscreen
-    /// dev-keys`) and a matches folder with a copy of `matchFile`.
-    public func prepare(binDirectory: URL, environment: [String: String], matchFile: URL, fixture: Int) async throws(DevStackError) {
+    /// dev-keys`) and a matches folder with a copy of each of `matchFiles`.
+    public func prepare(binDirectory: URL, environment: [String: String], matchFiles: [URL], fixture: Int) async throws(DevStackError) {
         let files = FileManager.default
         try? files.createDirectory(at: directory, withIntermediateDirectories: true)
         if !files.fileExists(atPath: apnsPrivateKey.path) || !files.fileExists(atPath: apnsPublicKey.path) {
@@ -51,15 +51,17 @@ public struct DevMaterial: Sendable, Equatable {
             env["DEV_KEYS_DIR"] = devKeysDirectory.path
             _ = try await DevCommand.run(binDirectory.appendingPathComponent("sightscreen"), ["dev-keys"], environment: env)
         }
-        guard files.fileExists(atPath: matchFile.path) else {
-            throw .invalidOption("no Cricsheet file \(matchFile.path) (set --cricsheet DIR or CRICSHEET_DIR)")
-        }
         let folder = matchesDirectory(fixture: fixture)
         try? files.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent(matchFile.lastPathComponent)
-        if !files.fileExists(atPath: copy.path) {
-            do { try files.copyItem(at: matchFile, to: copy) } catch {
-                throw .invalidOption("cannot copy \(matchFile.path) to \(copy.path): \(error)")
+        for matchFile in matchFiles {
+            guard files.fileExists(atPath: matchFile.path) else {
+                throw .invalidOption("no Cricsheet file \(matchFile.path) (set --cricsheet DIR or CRICSHEET_DIR)")
+            }
+            let copy = folder.appendingPathComponent(matchFile.lastPathComponent)
+            if !files.fileExists(atPath: copy.path) {
+                do { try files.copyItem(at: matchFile, to: copy) } catch {
+                    throw .invalidOption("cannot copy \(matchFile.path) to \(copy.path): \(error)")
+                }
             }
         }
     }

@@ -35,7 +35,7 @@ public final class DevStack: Sendable {
     /// Creates the dev material (APNs key, JWT keys, matches folder).
     public func prepare() async throws(DevStackError) {
         try await plan.material.prepare(binDirectory: options.binDirectory, environment: options.baseEnvironment,
-                                        matchFile: options.matchFile, fixture: options.fixtureId)
+                                        matchFiles: options.matchFiles, fixture: options.fixtureId)
     }
 
     /// Starts mock-apns, fake-sportmonks and the five services, each once the previous is ready; then
@@ -68,10 +68,12 @@ public final class DevStack: Sendable {
     /// The stack's Prometheus (meaningful when `options.prometheus` is set).
     public var prometheus: PrometheusClient { PrometheusClient(baseURL: plan.prometheusURL) }
 
-    /// Waits until the poller's schedule sync has put the match into `matches`.
+    /// Waits until the poller's schedule sync has put every replayed match into `matches`.
     public func waitForScheduledMatch(timeout: Duration = .seconds(60)) async throws(DevStackError) {
-        try await waitFor("match \(options.fixtureId) in the schedule", timeout: timeout) {
-            try await self.count("SELECT count(*) FROM matches WHERE match_id = $1") >= 1
+        for fixture in options.fixtureIds {
+            try await waitFor("match \(fixture) in the schedule", timeout: timeout) {
+                try await self.count("SELECT count(*) FROM matches WHERE match_id = $1", fixture: fixture) >= 1
+            }
         }
     }
 
@@ -79,38 +81,45 @@ public final class DevStack: Sendable {
     /// (so the devices' starts use it); returns at once when they are off.
     public func waitForBroadcastChannel(timeout: Duration = .seconds(60)) async throws(DevStackError) {
         guard options.broadcastEnabled else { return }
-        try await waitFor("an active sandbox broadcast channel for match \(options.fixtureId)", timeout: timeout) {
-            try await self.count("SELECT count(*) FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND state = 'active'") >= 1
+        for fixture in options.fixtureIds {
+            try await waitFor("an active sandbox broadcast channel for match \(fixture)", timeout: timeout) {
+                try await self.count("SELECT count(*) FROM broadcast_channels WHERE match_id = $1 AND apns_env = 'sandbox' AND state = 'active'",
+                                     fixture: fixture) >= 1
+            }
         }
     }
 
-    /// Starts device-sim (its devices follow the match) and waits until `followers` users follow it.
+    /// Starts device-sim (its devices follow every replayed match) and waits until `followers` users follow each.
     public func startDevices(followers: Int? = nil, timeout: Duration = .seconds(60)) async throws(DevStackError) {
         try await supervisor.start(plan.deviceSimulator)
         let users = followers ?? (options.devices + 1) / 2
-        try await waitFor("\(users) users following match \(options.fixtureId)", timeout: timeout) {
-            try await self.count("SELECT count(*) FROM match_follows WHERE match_id = $1") >= users
+        for fixture in options.fixtureIds {
+            try await waitFor("\(users) users following match \(fixture)", timeout: timeout) {
+                try await self.count("SELECT count(*) FROM match_follows WHERE match_id = $1", fixture: fixture) >= users
+            }
         }
     }
 
-    /// Starts the replay now (`POST /admin/matches/:id/start` on the fake).
+    /// Starts the replay of every match now (`POST /admin/matches/:id/start` on the fake), the primary first.
     public func startMatch() async throws(DevStackError) {
-        try await controlReplay("start")
-        logger.info("match started", ["match_id": String(options.fixtureId), "speed": String(options.speed)])
+        for fixture in options.fixtureIds {
+            try await controlReplay("start", fixture: fixture)
+            logger.info("match started", ["match_id": String(fixture), "speed": String(options.speed)])
+        }
     }
 
     /// `POST /admin/matches/:id/<action>` on the fake: start, pause, resume, reset, or seek with a JSON body
-    /// (`{"delivery": N, "phase": "stumps"}`).
-    public func controlReplay(_ action: String, json: String? = nil) async throws(DevStackError) {
-        let url = "\(plan.fakeURL)/admin/matches/\(options.fixtureId)/\(action)"
+    /// (`{"delivery": N, "phase": "stumps"}`); of the primary match unless `fixture` names another.
+    public func controlReplay(_ action: String, json: String? = nil, fixture: Int? = nil) async throws(DevStackError) {
+        let url = "\(plan.fakeURL)/admin/matches/\(fixture ?? options.fixtureId)/\(action)"
         let reply = try await feedAdmin.post(url, json: json)
         guard reply.status == 200 else { throw .request(url: url, reason: "HTTP \(reply.status): \(reply.text.prefix(200))") }
     }
 
-    /// The fake's view of the replay.
-    public func replayStatus() async throws(DevStackError) -> ReplayStatus {
+    /// The fake's view of the replay of the primary match, or of `fixture`.
+    public func replayStatus(fixture: Int? = nil) async throws(DevStackError) -> ReplayStatus {
         try await DevHTTP(timeout: 2, headers: ["X-Admin-Token": options.feedAdminToken])
-            .getJSON("\(plan.fakeURL)/admin/matches/\(options.fixtureId)")
+            .getJSON("\(plan.fakeURL)/admin/matches/\(fixture ?? options.fixtureId)")
     }
 
     /// Runs the whole start sequence: prepare, servers, schedule, the broadcast channel (when on), devices (when device-sim is
@@ -136,9 +145,9 @@ public final class DevStack: Sendable {
         await database.shutdown()
     }
 
-    /// `SELECT count(*) …` with the fixture id as `$1`.
-    public func count(_ sql: String) async throws -> Int {
-        let rows = try await database.query(sql, [String(options.fixtureId)])
+    /// `SELECT count(*) …` with the primary match's fixture id, or `fixture`, as `$1`.
+    public func count(_ sql: String, fixture: Int? = nil) async throws -> Int {
+        let rows = try await database.query(sql, [String(fixture ?? options.fixtureId)])
         return Int(try rows.first?.decode(0, as: Int64.self) ?? 0)
     }
 

@@ -12,8 +12,11 @@ public struct DevStackOptions: Sendable, Equatable {
     public var materialDirectory: URL
     /// Folder of Cricsheet `<id>.json` files.
     public var cricsheetDirectory: URL
-    /// The Cricsheet id of the replayed match.
+    /// The Cricsheet id of the replayed match (the primary one: the demo's progress line and the consumer groups' names
+    /// follow it).
     public var matchId: Int
+    /// Cricsheet ids of more matches replayed live at the same time (a match day), each followed by every device.
+    public var otherMatchIds: [Int] = []
     /// Added to the Cricsheet id to form the fixture id (a fresh one per run keeps runs apart).
     public var idOffset: Int
     /// Replay speed in deliveries per second.
@@ -99,6 +102,10 @@ public struct DevStackOptions: Sendable, Equatable {
     public var fixtureId: Int { matchId + idOffset }
     /// The Cricsheet file of the match.
     public var matchFile: URL { cricsheetDirectory.appendingPathComponent("\(matchId).json") }
+    /// Every replayed match's fixture id, the primary first.
+    public var fixtureIds: [Int] { ([matchId] + otherMatchIds).map { $0 + idOffset } }
+    /// Every replayed match's Cricsheet file, the primary first.
+    public var matchFiles: [URL] { ([matchId] + otherMatchIds).map { cricsheetDirectory.appendingPathComponent("\($0).json") } }
 
     /// The variables passed through from this process: PATH, HOME, TMPDIR, LD_LIBRARY_PATH, LANG, and
     /// every `KAFKA_*` setting but the brokers (the session timings of scripts/env, the security settings and

@@ -180,7 +180,7 @@ public struct DevStackPlan: Sendable, Equatable {
             environment: options.baseEnvironment, readiness: .http(prometheusURL + "/-/ready")))
     }
 
-    /// device-sim: `options.devices` devices that follow the match from the start.
+    /// device-sim: `options.devices` devices that follow every replayed match from the start.
     public var deviceSimulator: DevProcessSpec {
         var environment = options.baseEnvironment
         environment["LOG_LEVEL"] = options.logLevel
@@ -188,7 +188,7 @@ public struct DevStackPlan: Sendable, Equatable {
             name: "device-sim", executable: "device-sim",
             arguments: ["--api", apiURL, "--mock-apns", mockAPNsURL, "--ca-file", material.certificateFile.path,
                         "--dev-keys", material.devKeysDirectory.path, "--devices", String(options.devices),
-                        "--follow", String(options.fixtureId), "--port", String(options.ports.deviceSimulator),
+                        "--follow", options.fixtureIds.map(String.init).joined(separator: ","), "--port", String(options.ports.deviceSimulator),
                         "--poll-ms", "250", "--env", "sandbox", "--channel-share", String(options.channelShare)],
             environment: environment, readiness: .http(deviceSimulatorURL + "/health")))
     }
