@@ -123,7 +123,7 @@ import Testing
         try await producer.shutdown()
     }
 
-    @Test("after an end push of a device's activity began, no other job of its key sends to that token: a newer update skips it, another end too; the end's own rounds go on")
+    @Test("after an end push of a device's activity began, no update of its key goes to that token; once accepted, no other end either; a dead end releases it; an end waits for every round of its key")
     func nothingAfterAnEnd() {
         let order = SendOrder()
         let (ended, other) = (SenderFixtures.target(), SenderFixtures.target())
@@ -132,15 +132,29 @@ import Testing
         let update = Self.job(seq: 6, priority: 10, targets: [ended, other])
         #expect(order.beginRound(end, key: "m1:3", targets: [0]) == .begun(skipping: []))
         #expect(order.endedCount == 1)
-        #expect(order.beginRound(update, key: "m1:3", targets: [0, 1]) == .begun(skipping: [0]))
+        #expect(order.beginRound(update, key: "m1:3", targets: [0, 1]) == .begun(skipping: [0]), "skipped while the end is still unanswered")
+        #expect(!order.mayStart(Self.job(seq: 7, priority: 10, kind: .liveActivityEnd, targets: [other]), key: "m1:3"),
+                "an end waits while a newer update of its key is in a round")
         order.endRound(update, key: "m1:3")
         #expect(order.beginRound(update, key: "m1:3", targets: [0]) == .allEnded, "a retry round to the ended device alone: no round")
-        // Another end of the same activity (say the match's) skips it; the first end's own retry round does not.
+        order.endRound(end, key: "m1:3", accepted: [0])
+        // Another end of the same activity (say the match's) skips it once the first was accepted; the first end's own
+        // retry round does not.
         let matchEnd = Self.job(seq: 7, priority: 10, kind: .liveActivityEnd, targets: [other, ended])
+        #expect(order.mayStart(matchEnd, key: "m1:3"))
         #expect(order.beginRound(matchEnd, key: "m1:3", targets: [0, 1]) == .begun(skipping: [1]))
-        order.endRound(matchEnd, key: "m1:3")
+        order.endRound(matchEnd, key: "m1:3", accepted: [0])
         #expect(order.beginRound(end, key: "m1:3", targets: [0]) == .begun(skipping: []))
         order.endRound(end, key: "m1:3")
+        // An end that went dead releases its token: updates and a later end reach the activity again.
+        let lost = SenderFixtures.target()
+        let deadEnd = Self.job(seq: 8, priority: 10, kind: .liveActivityEnd, targets: [lost])
+        #expect(order.beginRound(deadEnd, key: "m1:3", targets: [0]) == .begun(skipping: []))
+        order.endRound(deadEnd, key: "m1:3")
+        order.releaseEnded(deadEnd, key: "m1:3", tokens: [lost.token])
+        let later = Self.job(seq: 9, priority: 10, targets: [lost])
+        #expect(order.beginRound(later, key: "m1:3", targets: [0]) == .begun(skipping: []))
+        order.endRound(later, key: "m1:3")
         // Other keys are not touched.
         #expect(order.beginRound(update, key: "m1:4", targets: [0, 1]) == .begun(skipping: []))
     }
@@ -153,7 +167,8 @@ import Testing
         let clock = ManualWallClock(Date())
         let registry = MetricsRegistry()
         let (processor, producer) = try await ScriptedTransportTests.processor(
-            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400), maxDelay: .milliseconds(400)),
+            // A back-off long enough for the end to run in it on a slow machine (the retry is what is checked).
+            transport, clock: clock, retry: APNsRetryPolicy(maxAttempts: 5, baseDelay: .seconds(3), maxDelay: .seconds(3)),
             registry: registry)
         let order = SendOrder()
         let update = Self.job(seq: 6, targets: [SenderFixtures.target(ended), SenderFixtures.target(other)])
@@ -163,7 +178,9 @@ import Testing
         }
         // The api's end of that device (an older state: it knew 5) goes while the update waits out its back-off.
         let end = Self.job(seq: 5, priority: 10, kind: .liveActivityEnd, targets: [SenderFixtures.target(ended)])
-        try await eventually("the update's round to end", within: .seconds(30), every: .milliseconds(50)) { order.mayStart(end, key: "m1:2") }
+        try await eventually("the update's round to end (it waits out its back-off)", within: .seconds(30), every: .milliseconds(50)) {
+            order.mayStart(end, key: "m1:2") && registry.value("apns_sender_jobs_waiting") == 1
+        }
         #expect(await processor.process(end, key: "m1:2", order: order) == .finished(delivered: 1, tokenInvalid: 0, dead: 0))
         #expect(transport.attempts(ended) == 2)
         #expect(await running.value == .finished(delivered: 1, tokenInvalid: 0, dead: 0))

@@ -35,7 +35,13 @@ enum FaultEnvironment {
         if let value = environment["FAULT_SUITE_SPEED"].flatMap(Double.init), value > 0 { scale.speed = value }
         if let value = environment["FAULT_SUITE_ROUNDS"].flatMap(Int.init), value > 0 { scale.rounds = value }
         if let value = environment["FAULT_SUITE_MATCH"].flatMap(Int.init) { scale.match = value }
-        if let value = environment["FAULT_SUITE_OTHERS"] { scale.others = value.split(separator: ",").compactMap { Int($0) } }
+        if let value = environment["FAULT_SUITE_OTHERS"] {
+            // "none", or Cricsheet ids; anything else is a mistake the run should not hide.
+            let ids = value == "none" ? [] : value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            precondition(ids.allSatisfy { Int($0) != nil }, "FAULT_SUITE_OTHERS: comma-separated Cricsheet ids or none, not \(value)")
+            var seen: Set<Int> = [scale.match]
+            scale.others = ids.compactMap { Int($0) }.filter { seen.insert($0).inserted }
+        }
         return scale
     }
 }

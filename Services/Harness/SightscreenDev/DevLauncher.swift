@@ -103,7 +103,8 @@ struct DevLauncher {
             kafkaBrokers: environment.string("KAFKA_BROKERS", default: "127.0.0.1:19092"),
             databaseURL: environment.string("DATABASE_URL", default: "postgresql://sightscreen@127.0.0.1:55432/sightscreen"),
             logLevel: environment.string("LOG_LEVEL", default: "info"))
-        options.otherMatchIds = settings.otherMatches.filter { $0 != settings.match }
+        var seen: Set<Int> = [settings.match]
+        options.otherMatchIds = settings.otherMatches.filter { seen.insert($0).inserted }
         do {
             options.kafkaCluster = try KafkaCluster(environment)
         } catch {

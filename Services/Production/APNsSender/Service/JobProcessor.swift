@@ -88,12 +88,16 @@ struct JobProcessor: Sendable {
                     afterEnd += ended.count
                     ledger.finish(ended, as: .superseded, why: "the device's activity already got another end push")
                     remaining.removeAll(where: Set(ended).contains)
-                    if remaining.isEmpty { break }
+                    if remaining.isEmpty {
+                        if round != .allEnded { order.endRound(job, key: key) }  // never: a begun round sends something
+                        break
+                    }
                 }
             }
             attempt += 1
             let outcomes = await sendRound(job, payload: payload, targets: remaining, progress: progress)
-            order?.endRound(job, key: key)
+            order?.endRound(job, key: key, accepted: job.kind == .liveActivityEnd
+                ? zip(remaining, outcomes).compactMap { $0.1.action == .delivered ? $0.0 : nil } : [])
             if Task.isCancelled { return abandon(job) }
             let answeredAt = Int64(scheduler.clock.now().timeIntervalSince1970 * 1000)
             var again: [Int] = []
@@ -145,6 +149,7 @@ struct JobProcessor: Sendable {
                 cause = why == .expired ? .expired : .exhausted
             }
         }
+        order?.releaseEnded(job, key: key, tokens: dead.map(\.token))
         var records: [KafkaOutgoingMessage] = []
         do {
             records = try invalid.map(publisher.tokenInvalid)

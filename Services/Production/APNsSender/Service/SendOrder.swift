@@ -8,34 +8,44 @@ import Runtime
 /// device gets for a match travel in one partition, in `stateSeq` order, to one apns-sender at a time. This type
 /// keeps, per key, the newest `stateSeq` that began sending and the jobs in a send round right now, and decides:
 /// - **start** (`mayStart`): a job does not start while a job of its key with an older state is in a round (a
-///   request in flight could otherwise reach APNs after the newer one);
+///   request in flight could otherwise reach APNs after the newer one); an end does not start while any job of its
+///   key is in a round (an update on another connection could otherwise reach the device after its end);
 /// - **each round** (`beginRound`): an update whose key already began sending a newer state is superseded — its
 ///   devices get (or got) the newer one — whether it is a plain update taken after a key event that overtook it,
 ///   a retry round after a newer state went out, or an event re-read after a rebalance of la-coordinator. An end
 ///   is never superseded.
-/// - **after an end** (`beginRound`'s `skipping`): once an end push of a device's activity began, no other job of its
-///   key sends to that update token again — neither an update nor another end. The api ends one device (unfollow,
-///   dismissal) with the state it knows, while la-coordinator may already have read that row as active for the next
-///   event: that update reaches the partition after the end, with a newer `stateSeq`, and would otherwise go to an
-///   activity that has ended. An update waiting out a back-off when the end began is not retried to it either.
-///   Ended tokens are remembered for `endedMemory` (longer than any update's expiration).
+/// - **after an end** (`beginRound`'s `skipping`): once an end push of a device's activity began, no update of its key
+///   goes to that update token again, and once APNs accepted it, no other end either (iOS ignores pushes to an ended
+///   activity). The api ends one device (unfollow, dismissal) with the state it knows, while la-coordinator may already
+///   have read that row as active for the next event: that update reaches the partition after the end, with a newer
+///   `stateSeq`, and would otherwise go to an activity that has ended. An update waiting out a back-off when the end
+///   began is not retried to it either. An end that went dead releases its tokens (`endFinished`). A token is
+///   remembered (by its 64-bit FNV-1a hash: ~50 bytes, not the 160-character token) for `endedMemory` after its end's
+///   latest round began — longer than any update's expiration.
 ///
-/// Memory of this process only, a few numbers per key (forgotten after `idle` without a job). After a restart
-/// or a rebalance of the jobs topic, the new owner starts from the committed offset, which never passes a job
-/// still unfinished, so it re-reads at most the jobs after the oldest unfinished one.
+/// Memory of this process only: a few numbers per key (forgotten after `idle` without a job) and the tokens ended in
+/// the last `endedMemory`. After a restart or a rebalance of the jobs topic, the new owner starts from the committed
+/// offset, which never passes a job still unfinished, so it re-reads at most the jobs after the oldest unfinished one;
+/// it does not know the tokens ended before it (an update racing such an end can still reach it).
 final class SendOrder: Sendable {
     private struct KeyState {
         var newestStarted: Int64 = .min
         /// Jobs in a round by their `stateSeq`.
         var inRound: [Int64: Int] = [:]
-        /// Update tokens whose activity an end job of this key began to end: the job's id and when.
-        var ended: [String: Ended] = [:]
+        /// Update tokens (by hash) whose activity an end job of this key began to end.
+        var ended: [UInt64: Ended] = [:]
+        /// The oldest `Ended.at` in `ended` (the sweep skips a key with nothing to forget).
+        var oldestEnded: ContinuousClock.Instant?
         var touched: ContinuousClock.Instant
     }
 
     private struct Ended {
-        var jobId: String
+        /// The end job's id (hashed): its own later rounds are not skipped.
+        var job: UInt64
+        /// When that end's latest round began.
         var at: ContinuousClock.Instant
+        /// APNs accepted the end: another end is skipped too.
+        var accepted = false
     }
 
     /// What `beginRound` decided for a round.
@@ -82,19 +92,22 @@ final class SendOrder: Sendable {
         guard Self.isOrdered(job) else { return true }
         return state.withLock { state in
             guard let entry = state.keys[key] else { return true }
+            if job.kind == .liveActivityEnd { return entry.inRound.isEmpty }
             return !entry.inRound.keys.contains { $0 < job.stateSeq }
         }
     }
 
     /// Begins a send round of `job` to all its targets (some may be skipped); false (nothing to send, no round) when
-    /// an update's key began a newer state already or every target's activity was ended by another job.
+    /// an update's key began a newer state already or every target's activity was ended by another job. For tests:
+    /// the job processor needs `beginRound(_:key:targets:)`'s skipped targets.
     func beginRound(_ job: PushJob, key: String) -> Bool {
         if case .begun = beginRound(job, key: key, targets: Array(job.targets.indices)) { return true }
         return false
     }
 
-    /// Begins a send round of `job` to `targets` (indices into `job.targets`). An end remembers every one of its
-    /// tokens as ended; any job's targets whose token another job ended are skipped.
+    /// Begins a send round of `job` to `targets` (indices into `job.targets`). An end remembers the round's tokens as
+    /// ended; an update's targets whose token another job began to end are skipped, and an end's whose token another
+    /// end ended (accepted).
     func beginRound(_ job: PushJob, key: String, targets: [Int]) -> Round {
         guard Self.isOrdered(job) else { return .begun(skipping: []) }
         return state.withLock { state in
@@ -107,21 +120,42 @@ final class SendOrder: Sendable {
                 if now - state.lastSweep > .seconds(60) { Self.sweep(&state, now: now, idle: idle, endedMemory: endedMemory) }
             }
             if job.kind == .liveActivityUpdate && entry.newestStarted > job.stateSeq { return .superseded }
+            let jobHash = FNV1a.hash64(job.jobId)
+            let isEnd = job.kind == .liveActivityEnd
             let skipping = entry.ended.isEmpty ? [] : targets.filter { index in
-                entry.ended[job.targets[index].token].map { $0.jobId != job.jobId } ?? false
+                guard let ended = entry.ended[FNV1a.hash64(job.targets[index].token)], ended.job != jobHash else { return false }
+                return !isEnd || ended.accepted
             }
             if skipping.count == targets.count, !targets.isEmpty { return .allEnded }
-            if job.kind == .liveActivityEnd { Self.remember(job, in: &entry, at: now) }
+            if isEnd { Self.remember(job, targets: targets, jobHash: jobHash, in: &entry, at: now) }
             entry.newestStarted = max(entry.newestStarted, job.stateSeq)
             entry.inRound[job.stateSeq, default: 0] += 1
             return .begun(skipping: skipping)
         }
     }
 
-    /// Update tokens ended by `job` (first come: a token another end already ended keeps that end's id).
-    private static func remember(_ job: PushJob, in entry: inout KeyState, at now: ContinuousClock.Instant) {
-        for target in job.targets where entry.ended[target.token] == nil {
-            entry.ended[target.token] = Ended(jobId: job.jobId, at: now)
+    /// Update tokens of `targets` ended by `job` from `now` (a token another end already ended keeps that end, unless
+    /// that end was not accepted).
+    private static func remember(_ job: PushJob, targets: [Int], jobHash: UInt64, in entry: inout KeyState, at now: ContinuousClock.Instant) {
+        for index in targets {
+            let token = FNV1a.hash64(job.targets[index].token)
+            if let ended = entry.ended[token], ended.job != jobHash, ended.accepted { continue }
+            entry.ended[token] = Ended(job: jobHash, at: now, accepted: entry.ended[token]?.accepted ?? false)
+        }
+        if entry.oldestEnded == nil { entry.oldestEnded = now }
+    }
+
+    /// An end job gave up on `tokens` (dead, expired): they are released, so that the activity still gets updates and a
+    /// later end.
+    func releaseEnded(_ job: PushJob, key: String, tokens: [String]) {
+        guard Self.isOrdered(job), job.kind == .liveActivityEnd, !tokens.isEmpty else { return }
+        let jobHash = FNV1a.hash64(job.jobId)
+        state.withLock { state in
+            guard var entry = state.keys.removeValue(forKey: key) else { return }
+            for token in tokens.map(FNV1a.hash64) where entry.ended[token].map({ $0.job == jobHash && !$0.accepted }) ?? false {
+                entry.ended[token] = nil
+            }
+            state.keys[key] = entry
         }
     }
 
@@ -130,13 +164,6 @@ final class SendOrder: Sendable {
     func noteSent(_ job: PushJob, key: String) {
         guard Self.isOrdered(job) else { return }
         noteSent(stateSeq: job.stateSeq, key: key)
-        if job.kind == .liveActivityEnd {
-            state.withLock { state in
-                guard var entry = state.keys.removeValue(forKey: key) else { return }
-                Self.remember(job, in: &entry, at: ContinuousClock.now)
-                state.keys[key] = entry
-            }
-        }
     }
 
     /// State `stateSeq` of `key` reached devices (from progress marks read after an assignment).
@@ -150,13 +177,22 @@ final class SendOrder: Sendable {
         }
     }
 
-    /// Ends the round `beginRound` began.
-    func endRound(_ job: PushJob, key: String) {
+    /// Ends the round `beginRound` began. `accepted`: an end's targets (indices into `job.targets`) APNs accepted in
+    /// it — another end is skipped for them from now on.
+    func endRound(_ job: PushJob, key: String, accepted: [Int] = []) {
         guard Self.isOrdered(job) else { return }
         state.withLock { state in
-            guard var entry = state.keys[key], let count = entry.inRound[job.stateSeq] else { return }
+            guard var entry = state.keys.removeValue(forKey: key) else { return }
+            defer { state.keys[key] = entry }
+            if job.kind == .liveActivityEnd, !accepted.isEmpty {
+                let jobHash = FNV1a.hash64(job.jobId)
+                for index in accepted {
+                    let token = FNV1a.hash64(job.targets[index].token)
+                    if entry.ended[token]?.job == jobHash { entry.ended[token]?.accepted = true }
+                }
+            }
+            guard let count = entry.inRound[job.stateSeq] else { return }
             entry.inRound[job.stateSeq] = count > 1 ? count - 1 : nil
-            state.keys[key] = entry
         }
         roundEnded()
     }
@@ -164,17 +200,20 @@ final class SendOrder: Sendable {
     /// Keys remembered (for tests and the gauge).
     var keyCount: Int { state.withLock { $0.keys.count } }
 
-    /// Update tokens remembered as ended (for tests and the gauge).
+    /// Update tokens remembered as ended (for tests).
     var endedCount: Int { state.withLock { $0.keys.values.reduce(0) { $0 + $1.ended.count } } }
 
-    /// Forgets ended tokens older than `endedMemory`, then keys with nothing in a round, nothing ended and no job
-    /// for `idle`.
+    /// Forgets ended tokens older than `endedMemory` (only in keys whose oldest is), then keys with nothing in a round,
+    /// nothing ended and no job for `idle`.
     private static func sweep(_ state: inout State, now: ContinuousClock.Instant, idle: Duration, endedMemory: Duration) {
         state.lastSweep = now
-        state.keys = state.keys.compactMapValues { entry in
-            var entry = entry
-            if !entry.ended.isEmpty { entry.ended = entry.ended.filter { now - $0.value.at < endedMemory } }
-            return !entry.inRound.isEmpty || !entry.ended.isEmpty || now - entry.touched < idle ? entry : nil
+        for key in Array(state.keys.keys) {
+            guard var entry = state.keys.removeValue(forKey: key) else { continue }
+            if let oldest = entry.oldestEnded, now - oldest >= endedMemory {
+                entry.ended = entry.ended.filter { now - $0.value.at < endedMemory }
+                entry.oldestEnded = entry.ended.values.map(\.at).min()
+            }
+            if !entry.inRound.isEmpty || !entry.ended.isEmpty || now - entry.touched < idle { state.keys[key] = entry }
         }
     }
 }

@@ -70,9 +70,10 @@ public struct SenderConfiguration: Sendable {
     /// unfinished this long after its first marks (a long back-off) is sent whole again; a longer window reads more
     /// marks before the new partitions start.
     public var progressLookback: Duration = .seconds(120)
-    /// `APNS_SENDER_ENDED_MEMORY_S` (900): how long a device's update token is remembered after an end push of its
-    /// activity began, so that no later job of its key sends to it (`SendOrder`). At least the longest expiration of an
-    /// update (`KEY_PUSH_EXPIRATION_SECONDS`, 900): an update made before the end may be sent until then.
+    /// `APNS_SENDER_ENDED_MEMORY_S` (900): how long a device's update token is remembered after the latest round of an
+    /// end push of its activity began, so that no later update of its key goes to it, nor another end once APNs accepted
+    /// the first (`SendOrder`). At least the longest expiration of an update (`KEY_PUSH_EXPIRATION_SECONDS`, 900): an
+    /// update made before the end may be sent until then. About 50 bytes per token.
     public var endedMemory: Duration = .seconds(900)
     /// `APNS_SENDER_PROGRESS_READ_MS` (5000): the most the read of the marks may take after an assignment (no job of
     /// the new partitions starts meanwhile); past it the partitions start without their marks.

@@ -129,8 +129,12 @@ final class ClientConnection: H2Connection {
     override func onData(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
         guard let stream = streams[streamID], !stream.responseTooLarge else { return }
         guard stream.responseBody.count + bytes.count <= configuration.maxResponseBodyBytes else {
+            // Fail now and stop the stream: nothing more of it is read (a timeout meanwhile would read as retryable).
             stream.responseTooLarge = true
             stream.responseBody = []
+            stream.fail(.responseTooLarge(limit: configuration.maxResponseBodyBytes))
+            if let session { nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue) }
+            loop.markDirty(self)
             return
         }
         stream.responseBody.append(contentsOf: bytes)
@@ -176,9 +180,7 @@ final class ClientConnection: H2Connection {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let pool { loop.markDirty(pool) }
         if stream.completed { return }
-        if stream.responseTooLarge {
-            stream.fail(.responseTooLarge(limit: configuration.maxResponseBodyBytes))
-        } else if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status != 0 {
+        if errorCode == NGHTTP2_NO_ERROR.rawValue && stream.status != 0 {
             stream.succeed(HTTP2Response(status: stream.status, headers: stream.responseHeaders, body: stream.responseBody))
         } else if streamID > goAwayLastStreamID {
             pool?.requeue(stream, .goAway)
