@@ -143,6 +143,9 @@ import Testing
         let matchEnd = Self.job(seq: 7, priority: 10, kind: .liveActivityEnd, targets: [other, ended])
         #expect(order.mayStart(matchEnd, key: "m1:3"))
         #expect(order.beginRound(matchEnd, key: "m1:3", targets: [0, 1]) == .begun(skipping: [1]))
+        var otherChunk = matchEnd
+        otherChunk.targets = [SenderFixtures.target()]
+        #expect(order.mayStart(otherChunk, key: "m1:3"), "the chunks of one end run side by side")
         order.endRound(matchEnd, key: "m1:3", accepted: [0])
         #expect(order.beginRound(end, key: "m1:3", targets: [0]) == .begun(skipping: []))
         order.endRound(end, key: "m1:3")

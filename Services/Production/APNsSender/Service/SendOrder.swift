@@ -8,8 +8,9 @@ import Runtime
 /// device gets for a match travel in one partition, in `stateSeq` order, to one apns-sender at a time. This type
 /// keeps, per key, the newest `stateSeq` that began sending and the jobs in a send round right now, and decides:
 /// - **start** (`mayStart`): a job does not start while a job of its key with an older state is in a round (a
-///   request in flight could otherwise reach APNs after the newer one); an end does not start while any job of its
-///   key is in a round (an update on another connection could otherwise reach the device after its end);
+///   request in flight could otherwise reach APNs after the newer one); an end does not start while an update of its
+///   key is in a round, whatever its state (it could otherwise reach the device after the end on the other connection);
+///   the chunks of one end run side by side;
 /// - **each round** (`beginRound`): an update whose key already began sending a newer state is superseded — its
 ///   devices get (or got) the newer one — whether it is a plain update taken after a key event that overtook it,
 ///   a retry round after a newer state went out, or an event re-read after a rebalance of la-coordinator. An end
@@ -32,6 +33,8 @@ final class SendOrder: Sendable {
         var newestStarted: Int64 = .min
         /// Jobs in a round by their `stateSeq`.
         var inRound: [Int64: Int] = [:]
+        /// Update jobs in a round (an end waits for them).
+        var updatesInRound = 0
         /// Update tokens (by hash) whose activity an end job of this key began to end.
         var ended: [UInt64: Ended] = [:]
         /// The oldest `Ended.at` in `ended` (the sweep skips a key with nothing to forget).
@@ -92,7 +95,7 @@ final class SendOrder: Sendable {
         guard Self.isOrdered(job) else { return true }
         return state.withLock { state in
             guard let entry = state.keys[key] else { return true }
-            if job.kind == .liveActivityEnd { return entry.inRound.isEmpty }
+            if job.kind == .liveActivityEnd && entry.updatesInRound > 0 { return false }
             return !entry.inRound.keys.contains { $0 < job.stateSeq }
         }
     }
@@ -130,6 +133,7 @@ final class SendOrder: Sendable {
             if isEnd { Self.remember(job, targets: targets, jobHash: jobHash, in: &entry, at: now) }
             entry.newestStarted = max(entry.newestStarted, job.stateSeq)
             entry.inRound[job.stateSeq, default: 0] += 1
+            if job.kind == .liveActivityUpdate { entry.updatesInRound += 1 }
             return .begun(skipping: skipping)
         }
     }
@@ -193,6 +197,7 @@ final class SendOrder: Sendable {
             }
             guard let count = entry.inRound[job.stateSeq] else { return }
             entry.inRound[job.stateSeq] = count > 1 ? count - 1 : nil
+            if job.kind == .liveActivityUpdate { entry.updatesInRound = max(0, entry.updatesInRound - 1) }
         }
         roundEnded()
     }
