@@ -403,4 +403,49 @@ import SharedTestSupport
         try await joiner.close()
         try await sender.stop()
     }
+
+    /// A job finished here, but not committed yet (an older job of its partition still retries), is read again after an
+    /// eager rebalance gives the partition back: it is final already and is not sent again, even without progress marks
+    /// (whose done mark a member sees only once its read after the assignment has it).
+    @Test func aJobFinishedHereButNotCommittedIsNotSentAgainWhenItsPartitionComesBack() async throws {
+        let throttled = SenderFixtures.target()
+        let mock = try SenderFixtures.mock(faults: MockAPNsFaults(throttledTokens: [throttled.token]))
+        let sender = try await SenderHarness.start(
+            mock: mock, retry: APNsRetryPolicy(maxAttempts: 200, baseDelay: .milliseconds(500), maxDelay: .milliseconds(500)),
+            progressMarks: false)
+        try await sender.waitUntilReady()
+        // Offset 0 keeps retrying (its device is throttled) and holds the commit; offset 1 is delivered and finished.
+        let holder = SenderFixtures.job(targets: [throttled])
+        let finished = SenderFixtures.job(targets: (0..<20).map { _ in SenderFixtures.target() })
+        try await sender.produce([holder])
+        try await sender.produce([finished])
+        try await eventually("the second job finished", within: .seconds(30), every: .milliseconds(50)) {
+            sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 1
+        }
+        #expect(try await sender.committed().values.max() ?? 0 <= 0, "nothing committed past the retrying job")
+        let assignments = { sender.log.all.filter { $0.contains("partitions assigned") }.count }
+        let before = assignments()
+        let other = SenderFixtures.unique("sender-other")
+        try await sender.admin.createTopics([KafkaTopicSpec(name: other, partitions: 1)], timeout: .seconds(10))
+        var joining = KafkaConsumerConfiguration(
+            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("joiner"), groupId: sender.configuration.groupID, topics: [other])
+        joining.sessionTimeout = .seconds(6)
+        joining.heartbeatInterval = .milliseconds(500)
+        let joiner = try KafkaConsumer(configuration: joining, logger: SenderFixtures.quietLogger)
+        let polling = Task { while !Task.isCancelled { _ = try? await joiner.poll(timeout: .milliseconds(100)) } }
+        try await eventually("the sender's partition taken and given back", within: .seconds(60), every: .milliseconds(50)) { assignments() > before }
+        try await eventually("both jobs read again: one still running, one finished", within: .seconds(30), every: .milliseconds(50)) {
+            sender.metrics.value("apns_sender_reread_while_running_total") == 1 && sender.metrics.value("apns_sender_reread_finished_total") == 1
+        }
+        mock.setFaults(MockAPNsFaults())  // the throttle ends: the first job is delivered, and both offsets are final
+        try await sender.waitForCommitted(2, timeout: .seconds(60))
+        for target in finished.targets {
+            #expect(mock.deliveries(token: target.token).count == 1, "sent once")
+        }
+        #expect(mock.deliveries(token: throttled.token).count == 1)
+        polling.cancel()
+        _ = await polling.value
+        try await joiner.close()
+        try await sender.stop()
+    }
 }

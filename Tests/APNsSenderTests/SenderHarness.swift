@@ -32,7 +32,7 @@ final class SenderHarness: Sendable {
     static func start(
         mock: MockAPNsServer, partitions: Int32 = 1, retry: APNsRetryPolicy = APNsRetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
         maxJobs: Int = 8, maxWaitingJobs: Int = 32, clock: any WallClock = SystemWallClock(), connections: Int = 2,
-        grace: Duration = .seconds(10), requestTimeout: Duration = .seconds(5)
+        grace: Duration = .seconds(10), requestTimeout: Duration = .seconds(5), progressMarks: Bool = true
     ) async throws -> SenderHarness {
         let admin = try await SenderFixtures.requireBroker()
         let jobs = SenderFixtures.unique("sender-jobs")
@@ -55,7 +55,7 @@ final class SenderHarness: Sendable {
         configuration.infrastructure.kafkaStatisticsInterval = .seconds(1)
         configuration.deadLetterTopic = deadLetter
         configuration.outcomesTopic = outcomes
-        configuration.progressTopic = progress
+        configuration.progressTopic = progressMarks ? progress : ""
         configuration.maxWaitingJobs = maxWaitingJobs
         return try SenderHarness(configuration: configuration, mock: mock, admin: admin, clock: clock)
     }

@@ -28,7 +28,8 @@ struct JobDispatcher: Service {
     let readiness: Readiness
     let logger: Logger
     let clock: any WallClock
-    /// The messages being worked on: one read again after its partition came back is not started twice.
+    /// The messages being worked on and those finished lately: one read again after its partition came back is not
+    /// started twice.
     var running = RunningJobs()
     /// How long one wait for a slot or a change lasts (short, so shutdown is noticed quickly).
     var pollTimeout: Duration { .milliseconds(100) }
@@ -40,7 +41,8 @@ struct JobDispatcher: Service {
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
             }) {
                 metrics.lookahead(counts)
-                if running.contains(next.entry.message) {
+                switch running.known(next.entry.message) {
+                case .running:
                     // Read again after an eager rebalance gave its partition back: the copy still running finishes it
                     // (what the marks read at the assignment say of it is not needed).
                     _ = marks.take(next.entry.message)
@@ -49,6 +51,14 @@ struct JobDispatcher: Service {
                         "partition": next.entry.message.topicPartition.description, "offset": String(next.entry.message.offset),
                     ])
                     continue dispatch
+                case .finished:
+                    // Finished here a moment ago, read again before its offset was committed: final already.
+                    _ = marks.take(next.entry.message)
+                    metrics.rereadFinished.increment()
+                    tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    continue dispatch
+                case .unknown:
+                    break
                 }
                 let known = marks.take(next.entry.message)
                 if let known, known.done {
@@ -101,13 +111,13 @@ struct JobDispatcher: Service {
         let finishedJob = entry.job
         running.begin(message)
         let done: @Sendable (_ delivered: Int) -> Void = { [tracker, marks, running] delivered in
-            running.end(message)  // before the tracker: a copy read again meanwhile is skipped only while this one runs
+            running.end(message, finished: true)  // before the tracker: a copy read again meanwhile is skipped
             tracker.finish(partition, offset: message.offset)
             marks.done(message, job: finishedJob, reachedDevices: delivered > 0)
         }
         let progress = marks.topic == nil ? nil : JobProgress(marks: marks, message: message, known: known)
         let ended: @Sendable () -> Void = { [readAhead, running] in
-            running.end(message)
+            running.end(message, finished: false)  // after `done` it was removed already
             readAhead.bump()
         }
         switch entry.incoming {

@@ -1,7 +1,8 @@
 import Kafka
 import Runtime
 
-/// The messages of `push.jobs` this process is working on now, by partition and offset.
+/// The messages of `push.jobs` this process is working on now, and those it finished a moment ago, by partition and
+/// offset.
 ///
 /// An eager rebalance takes every partition away from every member and gives most of them back a moment later; a job
 /// still sending is not cancelled by the revocation, and its message is read again from the last commit. Without this,
@@ -10,36 +11,79 @@ import Runtime
 /// and its `CommitTracker.finish` (after `end`) finishes the re-read offset too, so the commit waits for it. If the
 /// running copy is abandoned (shutdown, results not produced), the offset stays pending until the next assignment, as
 /// any abandoned job's does.
+///
+/// A message finished here within `finishedMemory` and read again (its offset was not committed yet: an older job of
+/// its partition was still running) is final already — its results are on their topics — and is finished without a
+/// push. The done mark says the same to any member, but only once the read after the assignment has seen it.
 final class RunningJobs: Sendable {
     private struct ID: Hashable {
         var topic: String
         var partition: Int32
         var offset: Int64
+        /// Kafka's timestamp too: an offset of a topic deleted and made again is another message.
+        var timestamp: Int64
 
         init(_ message: KafkaMessage) {
             topic = message.topic
             partition = message.partition
             offset = message.offset
+            timestamp = message.timestampMilliseconds
         }
     }
 
-    private let running = LockedValue(Set<ID>())
+    private struct State {
+        var running: Set<ID> = []
+        var finished: [ID: ContinuousClock.Instant] = [:]
+        var lastPrune = ContinuousClock.now
+    }
 
-    /// `message`'s work begins here.
+    /// What this process knows of a message read again.
+    enum Known: Equatable {
+        /// Not being worked on here, not finished here lately.
+        case unknown
+        /// Its first copy still runs here.
+        case running
+        /// Finished here within `finishedMemory`.
+        case finished
+    }
+
+    private let state = LockedValue(State())
+    private let finishedMemory: Duration
+
+    init(finishedMemory: Duration = .seconds(300)) {
+        self.finishedMemory = finishedMemory
+    }
+
+    /// `message`'s work begins.
     func begin(_ message: KafkaMessage) {
-        _ = running.withLock { $0.insert(ID(message)) }
+        _ = state.withLock { $0.running.insert(ID(message)) }
     }
 
-    /// `message`'s work ended (call before finishing its offset in the tracker).
-    func end(_ message: KafkaMessage) {
-        _ = running.withLock { $0.remove(ID(message)) }
+    /// `message`'s work ended, final (`finished`: its results are on their topics) or not (call before finishing its
+    /// offset in the tracker).
+    func end(_ message: KafkaMessage, finished: Bool) {
+        state.withLock { state in
+            let id = ID(message)
+            guard state.running.remove(id) != nil else { return }
+            let now = ContinuousClock.now
+            if finished { state.finished[id] = now }
+            if now - state.lastPrune > .seconds(10) {
+                state.lastPrune = now
+                state.finished = state.finished.filter { now - $0.value < finishedMemory }
+            }
+        }
     }
 
-    /// Whether this process is still working on `message` (read again after its partition came back).
-    func contains(_ message: KafkaMessage) -> Bool {
-        running.withLock { $0.contains(ID(message)) }
+    /// Whether this process is working on `message` now, or finished it lately.
+    func known(_ message: KafkaMessage) -> Known {
+        state.withLock { state in
+            let id = ID(message)
+            if state.running.contains(id) { return .running }
+            if let at = state.finished[id], ContinuousClock.now - at < finishedMemory { return .finished }
+            return .unknown
+        }
     }
 
     /// Messages being worked on.
-    var count: Int { running.withLock { $0.count } }
+    var count: Int { state.withLock { $0.running.count } }
 }

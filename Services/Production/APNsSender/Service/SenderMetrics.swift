@@ -21,6 +21,8 @@ struct SenderMetrics: Sendable {
     let deadProduced: Counter
     /// Jobs read again after their partition came back to this process while it was still sending them (not started twice).
     let rereadWhileRunning: Counter
+    /// Jobs read again after their partition came back to this process, which had finished them a moment before.
+    let rereadFinished: Counter
     /// Freshness per match, for the matches of the last hour.
     let matchFreshness: MatchFreshnessSeries
     /// The instruments of every label value the sender uses, made once (exported at 0 from the start, and no registry
@@ -45,6 +47,9 @@ struct SenderMetrics: Sendable {
         rereadWhileRunning = registry.counter(
             "apns_sender_reread_while_running_total",
             help: "Jobs read again after a rebalance gave their partition back while this process still sent them (not started twice)")
+        rereadFinished = registry.counter(
+            "apns_sender_reread_finished_total",
+            help: "Jobs read again after a rebalance gave their partition back, finished by this process a moment before (not sent again)")
         matchFreshness = MatchFreshnessSeries(registry: registry)
         jobsByResult = Dictionary(uniqueKeysWithValues: Self.jobResults.map { ($0, Self.jobCounter(registry, $0)) })
         targetsByAction = Dictionary(uniqueKeysWithValues: Self.targetActions.map { ($0, Self.targetCounter(registry, $0)) })
