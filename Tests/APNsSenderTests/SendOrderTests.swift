@@ -123,7 +123,7 @@ import Testing
         try await producer.shutdown()
     }
 
-    @Test("after an end push of a device's activity began, no update of its key goes to that token; once accepted, no other end either; a dead end releases it; an end waits for every round of its key")
+    @Test("after an end push of a device's activity began, no update of its key goes to that token; once accepted, no other end either; a dead end releases it; an end waits for update rounds of its key, not for its own chunks")
     func nothingAfterAnEnd() {
         let order = SendOrder()
         let (ended, other) = (SenderFixtures.target(), SenderFixtures.target())
