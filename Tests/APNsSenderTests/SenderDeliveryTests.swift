@@ -379,17 +379,7 @@ import SharedTestSupport
         try await eventually("the job sending", within: .seconds(30), every: .milliseconds(50)) {
             sender.metrics.value("apns_sender_jobs_in_flight") == 1
         }
-        let assignments = { sender.log.all.filter { $0.contains("partitions assigned") }.count }
-        let before = assignments()
-        let other = SenderFixtures.unique("sender-other")
-        try await sender.admin.createTopics([KafkaTopicSpec(name: other, partitions: 1)], timeout: .seconds(10))
-        var joining = KafkaConsumerConfiguration(
-            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("joiner"), groupId: sender.configuration.groupID, topics: [other])
-        joining.sessionTimeout = .seconds(6)
-        joining.heartbeatInterval = .milliseconds(500)
-        let joiner = try KafkaConsumer(configuration: joining, logger: SenderFixtures.quietLogger)
-        let polling = Task { while !Task.isCancelled { _ = try? await joiner.poll(timeout: .milliseconds(100)) } }
-        try await eventually("the sender's partition taken and given back", within: .seconds(60), every: .milliseconds(50)) { assignments() > before }
+        let joiner = try await sender.rebalanceBack()
         try await eventually("the job read again and left to the copy still running", within: .seconds(30), every: .milliseconds(50)) {
             sender.metrics.value("apns_sender_reread_while_running_total") == 1
         }
@@ -398,9 +388,7 @@ import SharedTestSupport
             #expect(mock.deliveries(token: target.token).count == 1, "sent once")
         }
         #expect(sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 1)
-        polling.cancel()
-        _ = await polling.value
-        try await joiner.close()
+        try await joiner.leave()
         try await sender.stop()
     }
 
@@ -423,17 +411,7 @@ import SharedTestSupport
             sender.metrics.value(#"apns_sender_jobs_total{result="delivered"}"#) == 1
         }
         #expect(try await sender.committed().values.max() ?? 0 <= 0, "nothing committed past the retrying job")
-        let assignments = { sender.log.all.filter { $0.contains("partitions assigned") }.count }
-        let before = assignments()
-        let other = SenderFixtures.unique("sender-other")
-        try await sender.admin.createTopics([KafkaTopicSpec(name: other, partitions: 1)], timeout: .seconds(10))
-        var joining = KafkaConsumerConfiguration(
-            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("joiner"), groupId: sender.configuration.groupID, topics: [other])
-        joining.sessionTimeout = .seconds(6)
-        joining.heartbeatInterval = .milliseconds(500)
-        let joiner = try KafkaConsumer(configuration: joining, logger: SenderFixtures.quietLogger)
-        let polling = Task { while !Task.isCancelled { _ = try? await joiner.poll(timeout: .milliseconds(100)) } }
-        try await eventually("the sender's partition taken and given back", within: .seconds(60), every: .milliseconds(50)) { assignments() > before }
+        let joiner = try await sender.rebalanceBack()
         try await eventually("both jobs read again: one still running, one finished", within: .seconds(30), every: .milliseconds(50)) {
             sender.metrics.value("apns_sender_reread_while_running_total") == 1 && sender.metrics.value("apns_sender_reread_finished_total") == 1
         }
@@ -443,9 +421,7 @@ import SharedTestSupport
             #expect(mock.deliveries(token: target.token).count == 1, "sent once")
         }
         #expect(mock.deliveries(token: throttled.token).count == 1)
-        polling.cancel()
-        _ = await polling.value
-        try await joiner.close()
+        try await joiner.leave()
         try await sender.stop()
     }
 }

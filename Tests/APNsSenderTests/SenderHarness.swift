@@ -95,6 +95,23 @@ final class SenderHarness: Sendable {
         }
     }
 
+    /// Makes the sender's group rebalance, as another replica joining does: a member joins it for another topic, so the
+    /// eager assignor takes the sender's partitions and gives them straight back. Returns once the sender has them again;
+    /// `leave` the returned member at the end.
+    func rebalanceBack() async throws -> GroupJoiner {
+        let assignments = { self.log.all.filter { $0.contains("partitions assigned") }.count }
+        let before = assignments()
+        let other = SenderFixtures.unique("sender-other")
+        try await admin.createTopics([KafkaTopicSpec(name: other, partitions: 1)], timeout: .seconds(10))
+        var joining = KafkaConsumerConfiguration(
+            bootstrapServers: SenderFixtures.brokers, clientId: SenderFixtures.unique("joiner"), groupId: configuration.groupID, topics: [other])
+        joining.sessionTimeout = .seconds(6)
+        joining.heartbeatInterval = .milliseconds(500)
+        let joiner = GroupJoiner(consumer: try KafkaConsumer(configuration: joining, logger: SenderFixtures.quietLogger))
+        try await eventually("the sender's partitions taken and given back", within: .seconds(60), every: .milliseconds(50)) { assignments() > before }
+        return joiner
+    }
+
     /// Produces jobs (one per call to keep partition order simple), keyed "matchId:seq".
     func produce(_ jobs: [PushJob], key: String? = nil) async throws {
         for job in jobs {
@@ -202,4 +219,22 @@ final class SenderHarness: Sendable {
 /// How the harness's sender group ended when it did not end cleanly.
 enum SenderHarnessError: Error {
     case exitCode(Int32)
+}
+
+/// A group member that only polls (it joins the group by polling), until `leave`.
+final class GroupJoiner: Sendable {
+    private let consumer: KafkaConsumer
+    private let polling: Task<Void, Never>
+
+    init(consumer: KafkaConsumer) {
+        self.consumer = consumer
+        polling = Task { while !Task.isCancelled { _ = try? await consumer.poll(timeout: .milliseconds(100)) } }
+    }
+
+    /// Stops polling and leaves the group.
+    func leave() async throws {
+        polling.cancel()
+        _ = await polling.value
+        try await consumer.close()
+    }
 }
