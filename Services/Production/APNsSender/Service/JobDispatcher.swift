@@ -41,24 +41,22 @@ struct JobDispatcher: Service {
                 lookahead.takeNext(order: order).map { ($0, lookahead.countsByPriority) }
             }) {
                 metrics.lookahead(counts)
-                switch running.known(next.entry.message) {
-                case .running:
-                    // Read again after an eager rebalance gave its partition back: the copy still running finishes it
-                    // (what the marks read at the assignment say of it is not needed).
+                let reread = running.known(next.entry.message)
+                if reread != .unknown {
+                    // Read again after an eager rebalance gave its partition back (what the marks read at the assignment
+                    // say of it is not needed): the copy still running here finishes it, or it finished here a moment
+                    // ago, before its offset was committed, and is final already.
                     _ = marks.take(next.entry.message)
-                    metrics.rereadWhileRunning.increment()
-                    logger.info("job read again while still running here; not started twice", [
-                        "partition": next.entry.message.topicPartition.description, "offset": String(next.entry.message.offset),
-                    ])
+                    if reread == .running {
+                        metrics.rereadWhileRunning.increment()
+                        logger.info("job read again while still running here; not started twice", [
+                            "partition": next.entry.message.topicPartition.description, "offset": String(next.entry.message.offset),
+                        ])
+                    } else {
+                        metrics.rereadFinished.increment()
+                        tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
+                    }
                     continue dispatch
-                case .finished:
-                    // Finished here a moment ago, read again before its offset was committed: final already.
-                    _ = marks.take(next.entry.message)
-                    metrics.rereadFinished.increment()
-                    tracker.finish(next.entry.message.topicPartition, offset: next.entry.message.offset)
-                    continue dispatch
-                case .unknown:
-                    break
                 }
                 let known = marks.take(next.entry.message)
                 if let known, known.done {

@@ -43,13 +43,8 @@ struct ProgressIndex: Sendable {
         }
     }
 
-    /// The job message a mark or an entry is about.
-    struct MessageID: Hashable, Sendable {
-        var partition: KafkaTopicPartition
-        var offset: Int64
-    }
-
-    private(set) var entries: [MessageID: Entry] = [:]
+    /// The entries by the job message their marks are about.
+    private(set) var entries: [JobMessageID: Entry] = [:]
     /// Per partition, the first offset read since its assignment: marks of earlier messages are not kept.
     private var firstRead: [KafkaTopicPartition: Int64] = [:]
     /// The jobs partitions assigned to this member: marks of others are not kept (a revocation during a read).
@@ -68,7 +63,7 @@ struct ProgressIndex: Sendable {
     /// Folds one mark in.
     @discardableResult
     mutating func add(_ mark: PushProgress) -> Added {
-        let id = MessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
+        let id = JobMessageID(partition: KafkaTopicPartition(topic: mark.jobsTopic, partition: mark.partition), offset: mark.offset)
         guard assigned.contains(id.partition) else { return .notNeeded }
         if let first = firstRead[id.partition], mark.offset < first { return .notNeeded }
         var entry = entries[id] ?? Entry(messageTimestamp: mark.messageTimestamp)
@@ -93,7 +88,7 @@ struct ProgressIndex: Sendable {
 
     /// Removes and returns the entry of `message` when its marks were written for this very message.
     mutating func take(_ message: KafkaMessage) -> Entry? {
-        let id = MessageID(partition: message.topicPartition, offset: message.offset)
+        let id = JobMessageID(message)
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         return entry.messageTimestamp == message.timestampMilliseconds ? entry : nil
     }

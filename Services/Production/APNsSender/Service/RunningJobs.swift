@@ -16,24 +16,11 @@ import Runtime
 /// its partition was still running) is final already — its results are on their topics — and is finished without a
 /// push. The done mark says the same to any member, but only once the read after the assignment has seen it.
 final class RunningJobs: Sendable {
-    private struct ID: Hashable {
-        var topic: String
-        var partition: Int32
-        var offset: Int64
-        /// Kafka's timestamp too: an offset of a topic deleted and made again is another message.
-        var timestamp: Int64
-
-        init(_ message: KafkaMessage) {
-            topic = message.topic
-            partition = message.partition
-            offset = message.offset
-            timestamp = message.timestampMilliseconds
-        }
-    }
-
     private struct State {
-        var running: Set<ID> = []
-        var finished: [ID: ContinuousClock.Instant] = [:]
+        /// Messages in work, with their Kafka timestamp (an offset of a topic deleted and made again is another message).
+        var running: [JobMessageID: Int64] = [:]
+        /// Messages finished lately: their timestamp and when they finished.
+        var finished: [JobMessageID: (timestamp: Int64, at: ContinuousClock.Instant)] = [:]
         var lastPrune = ContinuousClock.now
     }
 
@@ -56,20 +43,20 @@ final class RunningJobs: Sendable {
 
     /// `message`'s work begins.
     func begin(_ message: KafkaMessage) {
-        _ = state.withLock { $0.running.insert(ID(message)) }
+        state.withLock { $0.running[JobMessageID(message)] = message.timestampMilliseconds }
     }
 
     /// `message`'s work ended, final (`finished`: its results are on their topics) or not (call before finishing its
     /// offset in the tracker).
     func end(_ message: KafkaMessage, finished: Bool) {
         state.withLock { state in
-            let id = ID(message)
-            guard state.running.remove(id) != nil else { return }
+            let id = JobMessageID(message)
+            guard let timestamp = state.running.removeValue(forKey: id) else { return }
             let now = ContinuousClock.now
-            if finished { state.finished[id] = now }
+            if finished { state.finished[id] = (timestamp, now) }
             if now - state.lastPrune > .seconds(10) {
                 state.lastPrune = now
-                state.finished = state.finished.filter { now - $0.value < finishedMemory }
+                state.finished = state.finished.filter { now - $0.value.at < finishedMemory }
             }
         }
     }
@@ -77,13 +64,13 @@ final class RunningJobs: Sendable {
     /// Whether this process is working on `message` now, or finished it lately.
     func known(_ message: KafkaMessage) -> Known {
         state.withLock { state in
-            let id = ID(message)
-            if state.running.contains(id) { return .running }
-            if let at = state.finished[id], ContinuousClock.now - at < finishedMemory { return .finished }
+            let id = JobMessageID(message)
+            if state.running[id] == message.timestampMilliseconds { return .running }
+            if let finished = state.finished[id], finished.timestamp == message.timestampMilliseconds,
+               ContinuousClock.now - finished.at < finishedMemory {
+                return .finished
+            }
             return .unknown
         }
     }
-
-    /// Messages being worked on.
-    var count: Int { state.withLock { $0.running.count } }
 }

@@ -20,7 +20,7 @@ import Runtime
 ///   activity). The api ends one device (unfollow, dismissal) with the state it knows, while la-coordinator may already
 ///   have read that row as active for the next event: that update reaches the partition after the end, with a newer
 ///   `stateSeq`, and would otherwise go to an activity that has ended. An update waiting out a back-off when the end
-///   began is not retried to it either. An end that went dead releases its tokens (`endFinished`). A token is
+///   began is not retried to it either. An end that went dead releases its tokens (`releaseEnded`). A token is
 ///   remembered (by its 64-bit FNV-1a hash: ~50 bytes, not the 160-character token) for `endedMemory` after its end's
 ///   latest round began — longer than any update's expiration.
 ///

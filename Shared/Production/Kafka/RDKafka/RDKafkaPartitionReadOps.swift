@@ -25,11 +25,12 @@ extension RDKafkaClient {
 
     /// Reads `partitions` from the given offsets (`rd_kafka_assign`, no group).
     func assign(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
-        let code = RDKafkaPartitionList.with(offsets.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) { list in
+        let sorted = offsets.sorted { $0.key < $1.key }
+        let code = RDKafkaPartitionList.with(sorted.map { ($0.key, $0.value) }) { list in
             rd_kafka_assign(handle, list)
         }
         guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            let what = offsets.sorted { $0.key < $1.key }.map { "\($0.key)@\($0.value)" }.joined(separator: ",")
+            let what = sorted.map { "\($0.key)@\($0.value)" }.joined(separator: ",")
             throw KafkaError(code, operation: "assign \(what) to read")
         }
     }
