@@ -143,8 +143,8 @@ var harnessTargets: [Target] {[
     harness("FakeFeed", ["CricsheetReplay", "Cricket", "Contracts", "HTTPServer", "Runtime"]),
     harness("DevStack", ["Runtime", "Spawning", "HTTP2", "Kafka", "Postgres", "CricsheetReplay", "ServiceKit"]),
     // Issue 42's independent checker: what APNs and the devices saw, never the services' counters.
-    harness("MatchDayCheck", ["APNsMock"]),
-    harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "Runtime", "ServiceKit"]),
+    harness("MatchDayCheck", ["APNsMock", "CricsheetReplay"]),
+    harnessExecutable("SightscreenDev", ["Auth", "CommandLineSupport", "DevCredentials", "DevStack", "Kafka", "MatchDayCheck", "Runtime", "ServiceKit"]),
     harnessExecutable("MockAPNs", ["DevCredentials", "APNs", "APNsMock", "Crypto", "HTTP2", "ServiceKit", "Runtime"]),
     harnessExecutable("FakeSportmonks", ["FakeFeed", "CricsheetReplay", "ServiceKit", "Runtime"]),
     harnessExecutable("DeviceSimulator", ["ClientCore", "DevCredentials", "Contracts", "Auth", "HTTP2", "HTTPServer", "ServiceKit", "Runtime"]),
@@ -201,5 +201,5 @@ var testTargets: [Target] {[
                             "APNsMock", "MatchDayCheck"]),
     tests("FaultTests", ["PipelineTestSupport", "SharedTestSupport", "DevStack", "Contracts", "CricsheetReplay", "Kafka", "Postgres", "Runtime",
                          "APNsMock", "MatchDayCheck", "DeliveryRecord"]),
-    tests("MatchDayCheckTests", ["MatchDayCheck", "APNsMock"]),
+    tests("MatchDayCheckTests", ["MatchDayCheck", "APNsMock", "CricsheetReplay", "SharedTestSupport"]),
 ]}

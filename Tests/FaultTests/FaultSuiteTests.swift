@@ -24,7 +24,8 @@ import Testing
 /// - issue 42's checker, from APNs' side alone (every push mock-apns accepted or refused, per token in answer order):
 ///   no token was sent an older state after a newer one, nothing made after a token's final refusal went to it, nothing
 ///   after an activity's end push, and no payload reached a token twice — except the replay of one request (the same apns-id) whose first copy was accepted
-///   during a fault or in the `FaultRun.replayMargin` after it (at-least-once: a re-read job or a retried request);
+///   during a fault or in the `MatchDayReport.replayMargin` after it (at-least-once: a re-read job or a retried request);
+///   the run is kept as a match-day record with its report and freshness chart (`sightscreen check-day`);
 /// - nothing remains queued (`QueueDrainCheck`): the push path's consumer groups at lag 0, no dead push `permanent` or
 ///   `rejected`;
 /// - what support reads agrees with what APNs saw (`RecordAgreementRule`): every device's delivery record lists only
@@ -191,7 +192,7 @@ struct FaultRun {
             "duplicatesTotal": String(duplicates.reduce(0, +)), "duplicatesMaxPerDevice": String(duplicates.max() ?? 0),
         ])
         #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
-        try await checkPushLog(mock, faults: observations)
+        try await checkMatchDay(mock, faults: observations)
 
         // Nothing remains queued: the push path's groups at lag 0, and no dead push that is a bug, of any match.
         for fixture in fixtures {
@@ -240,21 +241,36 @@ struct FaultRun {
         #expect(report.violations.isEmpty, "the delivery record disagrees with APNs:\n\(report.violations.map(\.description).joined(separator: "\n"))")
     }
 
-    /// How long after a fault ended a replayed request is still excused: a restarted or re-joined member re-reads what
-    /// its group had not committed (sessions of 6 s, a rebalance, the catch-up).
-    static let replayMargin: Int64 = 30_000
-
-    /// Issue 42's checker over the whole run (`PushLogRules`), the fault windows excusing replays of one request.
-    func checkPushLog(_ mock: MockAPNsControl, faults: [FaultObservation]) async throws {
+    /// Issue 42's checker over the whole run, as `sightscreen check-day` runs it: the run's record (every push mock-apns
+    /// accepted or refused, the feed's timeline, the faults, the Cricsheet files) is written to `logs/fault/match-day`
+    /// with the report, report.json and freshness.svg beside it; the push-log rules must find nothing (the faults'
+    /// windows excusing replays of one request), and every match must have had its freshness measured.
+    func checkMatchDay(_ mock: MockAPNsControl, faults: [FaultObservation]) async throws {
         let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
         let refused = try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(try await mock.send("GET", "/mock/refusals").body))
-        let windows = faults.map { $0.window.lowerBound...($0.window.upperBound + Self.replayMargin) }
-        let report = PushLogRules(excused: windows).check(deliveries: accepted, refusals: refused)
+        let record = MatchDayRecord(
+            matches: zip(stack.options.fixtureIds, stack.options.matchFiles).map { .init(fixture: String($0), cricsheetFile: $1.path) },
+            deliveries: accepted, refusals: refused, served: try await stack.servedPositions(),
+            faults: faults.map { MatchDayFault(kind: $0.fault, start: $0.window.lowerBound, end: $0.window.upperBound) })
+        let directory = stack.options.logDirectory.appendingPathComponent("match-day")
+        try record.write(to: directory)
+        let report = try MatchDayReport.check(record)
+        try report.write(to: directory)
+        let pushLog = report.pushLog
         logger.info("push log checked", [
-            "tokens": String(report.tokens), "accepted": String(report.accepted), "refused": String(report.refused),
-            "excusedReplays": String(report.excusedDuplicates), "violations": String(report.violations.count),
+            "tokens": String(pushLog.tokens), "accepted": String(pushLog.accepted), "refused": String(pushLog.refused),
+            "excusedReplays": String(pushLog.excusedDuplicates), "violations": String(pushLog.violations.count), "record": directory.path,
         ])
-        #expect(report.accepted > 0 && report.tokens > 0, "the mock recorded the run's pushes: \(report)")
+        for match in report.freshness.matches {
+            logger.info("freshness", [
+                "match": match.fixture, "outsideP50Ms": String(match.outside.p50), "outsideP99Ms": String(match.outside.p99),
+                "outsideN": String(match.outside.count), "insideP50Ms": String(match.inside.p50), "insideP99Ms": String(match.inside.p99),
+                "insideN": String(match.inside.count), "unmapped": String(match.unmapped),
+            ])
+            #expect(match.outside.count + match.inside.count > 0,
+                    "freshness of \(match.fixture) was measured (pushes whose content showed a ball the feed served): \(match)")
+        }
+        #expect(pushLog.accepted > 0 && pushLog.tokens > 0, "the mock recorded the run's pushes: \(pushLog)")
         #expect(report.violations.isEmpty, "\(report.violations.count) violations:\n\(report.violations.prefix(40).map(\.description).joined(separator: "\n"))")
     }
 }

@@ -36,7 +36,9 @@ struct CommandLineTool {
           version                         versions of the loaded C libraries
           token --user ID [--admin] [--ttl SECONDS]   a dev JWT (RS256, dev key pair) for the api
           dev-keys                        create the dev key pair ($STACK_DIR/dev-keys) and print its paths
-                                          (both run sightscreen-dev: development harness, not in the production image)
+          check-day --record DIR [--out DIR]  the match-day checker over a run's record (what APNs and the devices
+                                          saw, the feed's timeline, the faults): violations, freshness, freshness.svg
+                                          (these three run sightscreen-dev: development harness, not in the production image)
           dev [--match ID] [--also ID,ID] [--speed X] [--devices N] [--channel-share X] [--cricsheet DIR] [--free-ports] [--prometheus] [--exit-when-done]
                                           the demo: the whole stack replaying a Cricsheet match to simulated
                                           devices, live progress and the preview URL (scripts/demo; Ctrl-C stops it).
@@ -67,7 +69,7 @@ struct CommandLineTool {
         case "user", "device", "activity": try await SupportCommand(console: console, environment: environment).run(arguments[0], arguments.dropFirst())
         case "version": version()
         // Dev tokens and the demo are harness (sightscreen-dev): forwarded, never linked here.
-        case "token", "dev-keys": try DevForwarding.exec(command: arguments[0], ArraySlice(arguments))
+        case "token", "dev-keys", "check-day": try DevForwarding.exec(command: arguments[0], ArraySlice(arguments))
         case "dev": try DevForwarding.exec(command: "dev", arguments.dropFirst())
         case "help", "--help", "-h", nil: console.line(Self.usage)
         case let other?: throw UsageError(message: "unknown command \(other)")

@@ -1,3 +1,4 @@
+import CricsheetReplay
 import Foundation
 import Postgres
 import Runtime
@@ -120,6 +121,12 @@ public final class DevStack: Sendable {
     public func replayStatus(fixture: Int? = nil) async throws(DevStackError) -> ReplayStatus {
         try await DevHTTP(timeout: 2, headers: ["X-Admin-Token": options.feedAdminToken])
             .getJSON("\(plan.fakeURL)/admin/matches/\(fixture ?? options.fixtureId)")
+    }
+
+    /// The feed's timeline: when each fixture's replay positions were first served (`GET /admin/timeline`), for the
+    /// match-day checker's freshness.
+    public func servedPositions() async throws(DevStackError) -> [ServedPosition] {
+        try await DevHTTP(timeout: 10, headers: ["X-Admin-Token": options.feedAdminToken]).getJSON("\(plan.fakeURL)/admin/timeline")
     }
 
     /// Runs the whole start sequence: prepare, servers, schedule, the broadcast channel (when on), devices (when device-sim is

@@ -35,6 +35,7 @@ public final class FakeFeed: Sendable {
     let state: LockedValue<State>
     private let cache = LockedValue<[Int: (index: Int, startsAt: Date, value: JSONValue)]>([:])
     private let requestCounts = LockedValue<[String: Int]>([:])
+    private let served = LockedValue(ServedTimeline())
 
     /// Schedules `matches` (Cricsheet ids; `configuration.idOffset` is added) as the configuration says.
     public init(matches: [CricsheetMatch], configuration: FakeFeedConfiguration, clock: any WallClock = SystemWallClock()) {
@@ -93,8 +94,14 @@ public final class FakeFeed: Sendable {
             guard let match = state.matches[id] else { return nil }
             return (match, match.index(ofStep: match.step(at: now, speed: state.speed)))
         }) else { return nil }
+        served.withLock {
+            $0.note(fixture: id, index: index, position: match.timeline[index], servedAt: Int64((now.timeIntervalSince1970 * 1000).rounded()))
+        }
         return render(match, index: index)
     }
+
+    /// Every position served so far, in the order served (`GET /admin/timeline`).
+    public var servedPositions: [ServedPosition] { served.withLock { $0.entries } }
 
     /// Ids of the fixtures listed in /livescores now.
     public func liveFixtureIds() -> [Int] {

@@ -13,6 +13,7 @@ import HTTPServer
 /// - `GET|POST|DELETE /admin/faults` — `POST {"kind": "500"|"429"|"403"|"truncated"|"garbage"|
 ///   "missing_fields"|"score_backwards", "count": K, "retryAfter": S, "endpoint": "livescores"?}`
 /// - `GET  /admin/stats` — requests served per endpoint and the speed
+/// - `GET  /admin/timeline` — when each fixture's positions were first served (`ServedPosition`, in serving order)
 enum FeedAdminRoutes {
     struct SeekBody: Decodable { var delivery: Int; var phase: String? }
     struct SpeedBody: Decodable { var speed: Double }
@@ -28,6 +29,7 @@ enum FeedAdminRoutes {
                 return try await handler(request)
             }
         }
+        router.get("/admin/timeline", guarded { _ in .json(feed.servedPositions) })
         router.get("/admin/matches", guarded { _ in
             .json(feed.fixtureIds.compactMap { summary(feed, $0) })
         })

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The checker's verdict on a `MatchDayRecord`: the push-log rules over every token (`PushLogRules`, the faults' windows
+/// excusing replays of one request) and freshness per match inside and outside the faults (`FreshnessCheck`), written as
+/// `report.txt`, `report.json` and `freshness.svg`.
+public struct MatchDayReport: Sendable {
+    public var pushLog: PushLogRules.Report
+    public var freshness: FreshnessCheck.Report
+
+    /// How long after a fault a replayed request is still excused (a restarted member re-reads what its group had not
+    /// committed), in milliseconds.
+    public static let replayMargin: Int64 = 30_000
+
+    /// Checks `record`.
+    public static func check(_ record: MatchDayRecord, freshness: FreshnessCheck = FreshnessCheck()) throws(MatchDayRecord.ReadError)
+        -> MatchDayReport
+    {
+        let rules = PushLogRules(excused: record.faults.map { $0.window(margin: replayMargin) })
+        return MatchDayReport(
+            pushLog: rules.check(deliveries: record.deliveries, refusals: record.refusals),
+            freshness: freshness.measure(deliveries: record.deliveries, served: record.served,
+                                         matches: try record.cricsheetMatches(), faults: record.faults))
+    }
+
+    public var violations: [MatchDayViolation] { pushLog.violations }
+
+    /// The text report: the rules' counts and first 20 violations, freshness per match, the faults.
+    public var text: String {
+        var lines = ["match-day check: \(violations.count) violation(s)",
+                     "push log: \(pushLog.tokens) tokens, \(pushLog.accepted) accepted, \(pushLog.refused) refused, "
+                         + "\(pushLog.excusedDuplicates) replays excused by a fault"]
+        for rule in MatchDayViolation.Rule.allCases {
+            let count = violations.filter { $0.rule == rule }.count
+            if count > 0 { lines.append("  \(rule.rawValue): \(count)") }
+        }
+        lines += violations.prefix(20).map { "  " + $0.description }
+        lines.append("freshness (feed served the ball → APNs accepted the push; faults' windows end \(freshness.recoveryMilliseconds / 1000) s after them):")
+        for match in freshness.matches {
+            lines.append("  match \(match.fixture): outside faults p50 \(FreshnessChart.seconds(match.outside.p50)) p99 \(FreshnessChart.seconds(match.outside.p99)) "
+                + "max \(FreshnessChart.seconds(match.outside.max)) n \(match.outside.count); inside p50 \(FreshnessChart.seconds(match.inside.p50)) "
+                + "p99 \(FreshnessChart.seconds(match.inside.p99)) max \(FreshnessChart.seconds(match.inside.max)) n \(match.inside.count); "
+                + "unmapped \(match.unmapped); \(match.servedDeliveries) deliveries served")
+        }
+        lines.append("faults: \(freshness.faults.count)")
+        for fault in freshness.faults {
+            lines.append("  \(fault.kind) at +\(String(format: "%.1f", Double(fault.start - freshness.startedAt) / 1000)) s for \(String(format: "%.1f", Double(fault.end - fault.start) / 1000)) s")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The machine-readable report.
+    public struct Summary: Codable, Sendable {
+        public var violations: [String]
+        public var tokens: Int
+        public var accepted: Int
+        public var refused: Int
+        public var excusedReplays: Int
+        public var freshness: FreshnessCheck.Report
+    }
+
+    public var summary: Summary {
+        Summary(violations: violations.map(\.description), tokens: pushLog.tokens, accepted: pushLog.accepted,
+                refused: pushLog.refused, excusedReplays: pushLog.excusedDuplicates, freshness: freshness)
+    }
+
+    /// Writes report.txt, report.json and freshness.svg into `directory`.
+    public func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("report.txt"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try encoder.encode(summary).write(to: directory.appendingPathComponent("report.json"))
+        try Data(FreshnessChart.svg(freshness).utf8).write(to: directory.appendingPathComponent("freshness.svg"))
+    }
+}
