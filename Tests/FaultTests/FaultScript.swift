@@ -28,6 +28,8 @@ enum Fault: Sendable, CustomStringConvertible {
     /// SIGSTOP of every PostgreSQL server process for `seconds`, then SIGCONT.
     case pausePostgres(seconds: Double)
     case kill(String)
+    /// SIGTERM, then start again (a rolling deploy of one replica).
+    case restart(String)
     case restartPostgres
     case apns(String, json: String, seconds: Double)
     /// APNs throttling one device (429 for every push to its tokens), as Apple does per token.
@@ -37,6 +39,7 @@ enum Fault: Sendable, CustomStringConvertible {
     static let script: [Fault] = [
         .pauseBroker(seconds: 20), .pauseService("detector", seconds: 12), .pausePostgres(seconds: 20),
     ] + PlanOrder.services.map { .kill($0) } + [
+        .restart("la-coordinator"), .restart("api"),
         .restartPostgres,
         .apns("429 storm", json: #"{"tooManyRequestsRate": 1.0}"#, seconds: 2),
         .apns("500 storm", json: #"{"internalErrorRate": 1.0}"#, seconds: 2),
@@ -56,6 +59,7 @@ enum Fault: Sendable, CustomStringConvertible {
         case .pauseService(let name, let seconds): "\(name) paused \(Int(seconds)) s"
         case .pausePostgres(let seconds): "PostgreSQL (every process) paused \(Int(seconds)) s"
         case .kill(let name): "kill -9 \(name)"
+        case .restart(let name): "restart (SIGTERM) \(name)"
         case .restartPostgres: "restart PostgreSQL"
         case .apns(let name, _, _): "mock-apns \(name)"
         case .throttleDevice(let seconds): "mock-apns throttles one device for \(Int(seconds)) s"
@@ -93,6 +97,9 @@ struct FaultInjector {
         case .kill(let name):
             try await stack.supervisor.killAndRestart(name)
             detail = "killed with SIGKILL, restarted and ready again"
+        case .restart(let name):
+            try await stack.supervisor.restart(name)
+            detail = "stopped with SIGTERM, started and ready again"
         case .restartPostgres:
             detail = try await restartPostgres()
         case .apns(_, let json, let seconds):

@@ -15,8 +15,9 @@ import Testing
 /// follows too (`FaultEnvironment.Scale.others`) — and while the first match is live one fault after another hits it — kill -9
 /// and restart of each service, a PostgreSQL restart, mock-apns 429/500/503 storms, GOAWAYs and
 /// slow answers, and bad fake-sportmonks responses. Afterwards (bounded waits):
-/// - every follower shows each match's final state (active_matches.display_state, whose result line
-///   and final score are checked against the Cricsheet file), and its Live Activities ended;
+/// - a toss storm's follows (`TossStorm`) and an audience that leaves and comes back (`Audience`) along the way;
+/// - every follower shows each match's result line and final score as the Cricsheet file has them (so does
+///   active_matches.display_state), and its Live Activities ended;
 /// - every priority-10 key event the detector emitted (read from `match.events`) after all followers
 ///   had an active Live Activity reached every follower at least once (alert text of the pushes
 ///   mock-apns accepted for the device's tokens);
@@ -77,6 +78,8 @@ struct FaultRun {
             var contentState: UnifiedDisplayState
         }
         var deviceId: String
+        var userId: String
+        var pushToStartToken: String
         var activities: [Activity]
         func activity(_ match: String) -> Activity? { activities.last { $0.matchId == match } }
     }
@@ -97,11 +100,17 @@ struct FaultRun {
         let events = collectors[0]
         try await stack.waitForScheduledMatch()
         try await stack.startDevices()
+        let roster = try await devices().map { Audience.Device(deviceId: $0.deviceId, userId: $0.userId, pushToStartToken: $0.pushToStartToken) }
+        // The toss storm's cohort leaves the final before it starts and follows it all at once as it starts.
+        let storm = TossStorm(simURL: simURL, match: fixtures[0], devices: roster)
+        try await storm.leave(stack: stack)
         let mock = try MockAPNsControl(port: stack.options.ports.mockAPNs, caFile: stack.plan.material.certificateFile.path)
         let ledger = PushLedger(mock: mock, simURL: simURL)
         ledger.start()
         try? await Task.sleep(for: .seconds(2))
         try await stack.startMatch()
+        let stormFollows = try await storm.follow(stack: stack)
+        logger.info("toss storm", ["match": fixtures[0], "follows": String(stormFollows.count)])
         try await stack.waitFor("an active Live Activity of \(fixtures.count) match(es) on all \(scale.devices) devices", timeout: .seconds(120)) {
             let all = try await devices()
             return all.count == scale.devices && all.allSatisfy { device in fixtures.allSatisfy { device.activity($0)?.state == "active" } }
@@ -109,44 +118,62 @@ struct FaultRun {
         let allActiveAt = Int64(Date().timeIntervalSince1970 * 1000)
         logger.info("all followers active", ["devices": String(scale.devices), "matches": fixtures.joined(separator: ",")])
 
-        // The faults, one after another, a few seconds apart, while the primary match is live.
+        // The faults, one after another, a few seconds apart, while the primary match is live; in the first round the
+        // audience of the last match comes and goes between them.
         let injector = FaultInjector(stack: stack, mock: mock, events: events, logger: logger)
+        var audience = Audience(simURL: simURL, match: fixtures[fixtures.count - 1], devices: roster)
         var observations: [FaultObservation] = []
         rounds: for round in 1...scale.rounds {
-            for fault in Fault.script {
+            for (index, fault) in Fault.script.enumerated() {
                 if round > 1, (try? await stack.replayStatus())?.finished == true { break rounds }
                 observations.append(try await injector.inject(fault))
+                if round == 1 { try await audience.perform(afterFault: index, stack: stack, logger: logger) }
                 try await Task.sleep(for: .seconds(3))
             }
         }
+        let audienceDone = audience
+        /// The devices that must show `fixture`'s final state at the end (all but those the audience left out).
+        let showsFinal: @Sendable (SimDevice, String) -> Bool = { device, fixture in
+            fixture != audienceDone.match || audienceDone.expectation(device.deviceId) == .final
+        }
 
-        // Each match ends and the pipeline drains: every follower shows each match's final state.
-        var finals: [String: UnifiedDisplayState] = [:]
+        // Each match ends and the pipeline drains: every follower shows each match's result and final score.
         for (fixture, expected) in zip(fixtures, expected) {
             try await stack.waitFor("the replay of \(fixture) finished", timeout: .seconds(Int64(600 / scale.speed) + 60)) {
                 try await stack.replayStatus(fixture: Int(fixture)).finished
             }
             let finalState = LockedValue<UnifiedDisplayState?>(nil)
-            try await stack.waitFor("the final state of \(fixture) on every follower", timeout: .seconds(180)) {
-                let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
-                guard let text = try rows.first?.decode(0, as: String.self) else { return false }
-                let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
-                guard state.resultLine != nil else { return false }
-                finalState.withLock { $0 = state }
-                return try await devices().allSatisfy { $0.activity(fixture)?.contentState == state }
+            let lacking = LockedValue<[String]>([])
+            do {
+                try await stack.waitFor("the final state of \(fixture) on every follower", timeout: .seconds(180)) {
+                    let rows = try await stack.postgres.query("SELECT display_state::text FROM active_matches WHERE match_id = $1", [fixture])
+                    guard let text = try rows.first?.decode(0, as: String.self) else { return false }
+                    let state = try JSONDecoder().decode(UnifiedDisplayState.self, from: Data(text.utf8))
+                    guard state.resultLine != nil else { return false }
+                    finalState.withLock { $0 = state }
+                    let behind = try await devices().filter { showsFinal($0, fixture) && !Self.showsResult($0.activity(fixture), expected) }
+                    lacking.withLock { $0 = behind.map { "\($0.deviceId) (\($0.activity(fixture).map { "\($0.state): \($0.contentState.lockScreen.headline)" } ?? "no activity"))" } }
+                    return behind.isEmpty
+                }
+            } catch {
+                throw PipelineTestFailure("\(error); devices without it: \(lacking.withLock { $0 }.joined(separator: ", ")); audience: \(audienceDone.performed)")
             }
             let final = try #require(finalState.withLock { $0 })
-            finals[fixture] = final
             #expect(final.resultLine == expected.result, "\(fixture): result line \(final.resultLine ?? "nil") vs Cricsheet \(expected.result)")
             #expect(final.lockScreen.headline.contains(expected.innings.last!),
                     "\(fixture): headline \(final.lockScreen.headline) shows the final score \(expected.innings.last!)")
         }
 
-        // Every follower's Live Activity of every match ended with the match (its end push came, after the final state).
+        // Every follower's Live Activity of every match ended with the match (its end push came, after the final state);
+        // the audience's leavers' by their unfollow or dismissal.
         let notEnded = LockedValue<[String]>([])
         try? await stack.waitFor("every follower's activities ended", timeout: .seconds(120)) {
             let open = try await devices().flatMap { device in
-                fixtures.filter { device.activity($0)?.state != "ended" }
+                fixtures.filter { fixture in
+                    let state = device.activity(fixture)?.state
+                    // An activity the user ended goes away at once (the end push's dismissal date is now) or on the device.
+                    return showsFinal(device, fixture) ? state != "ended" : !["dismissed", "ended"].contains(state ?? "")
+                }
                     .map { "\(device.deviceId) \($0): \(device.activity($0)?.state ?? "none")" }
             }
             notEnded.withLock { $0 = open }
@@ -159,16 +186,21 @@ struct FaultRun {
         await ledger.refresh()
         await ledger.stop()
         for collector in collectors { await collector.stop() }
-        let required = collectors.flatMap { $0.keyEvents.filter { $0.emittedAt >= allActiveAt } }
+        let required = zip(fixtures, collectors).flatMap { fixture, collector in
+            collector.keyEvents.filter { $0.emittedAt >= allActiveAt }.map { (fixture: fixture, event: $0) }
+        }
         let reports = ledger.reports()
         let finalDevices = try await devices()
         var missing: [String] = []
         for device in finalDevices {
-            for fixture in fixtures {
-                #expect(device.activity(fixture)?.contentState == finals[fixture], "\(device.deviceId) shows \(fixture)'s final state")
+            for (fixture, expected) in zip(fixtures, expected) where showsFinal(device, fixture) {
+                #expect(Self.showsResult(device.activity(fixture), expected),
+                        "\(device.deviceId) shows \(fixture)'s result and final score: \(String(describing: device.activity(fixture)?.contentState))")
             }
             let alerts = reports[device.deviceId]?.alerts ?? []
-            for event in required where !alerts.contains(event.alertKey) {
+            // A device that left the audience's match for a while is not owed its key events.
+            for (fixture, event) in required where !alerts.contains(event.alertKey)
+                && !(fixture == audienceDone.match && audienceDone.leftAtSomePoint.contains(device.deviceId)) {
                 missing.append("\(device.deviceId): \(event.kind) \(event.eventId) \"\(event.title): \(event.body)\"")
             }
         }
@@ -184,6 +216,8 @@ struct FaultRun {
                                        .joined(separator: ",")])
         }
         for observation in observations { logger.info("observed", ["fault": observation.description]) }
+        logger.info("audience of \(audienceDone.match)", ["steps": audienceDone.performed.joined(separator: "; ")])
+        #expect(audienceDone.steps.isEmpty || audienceDone.performed.count == audienceDone.steps.count, "the audience's steps ran: \(audienceDone.performed)")
         logger.info("fault suite figures", [
             "devices": String(scale.devices), "matches": String(fixtures.count), "speed": String(scale.speed), "faults": String(observations.count),
             "pushesAccepted": String(ledger.totalPushes), "matchEvents": String(collectors.map(\.eventsSeen).reduce(0, +)),
@@ -192,7 +226,7 @@ struct FaultRun {
             "duplicatesTotal": String(duplicates.reduce(0, +)), "duplicatesMaxPerDevice": String(duplicates.max() ?? 0),
         ])
         #expect(duplicates.allSatisfy { $0 >= 0 && $0 < Int.max }, "duplicates are finite")
-        try await checkMatchDay(mock, faults: observations)
+        try await checkMatchDay(mock, faults: observations, actions: stormFollows + audienceDone.actions)
 
         // Nothing remains queued: the push path's groups at lag 0, and no dead push that is a bug, of any match.
         for fixture in fixtures {
@@ -210,6 +244,14 @@ struct FaultRun {
         for fixture in fixtures {
             try await checkDeliveryRecord(mock, owners: ledger.owners, tokenMatches: ledger.tokenMatches, matchId: fixture)
         }
+    }
+
+    /// The device's activity shows the match's result and final score as the Cricsheet file has them (not the services'
+    /// own final state: a feed correction after the end push may still change fields such as `updatedAt` there, which no
+    /// push can carry to an ended activity).
+    private static func showsResult(_ activity: SimDevice.Activity?, _ expected: ExpectedFinal) -> Bool {
+        guard let state = activity?.contentState else { return false }
+        return state.resultLine == expected.result && state.lockScreen.headline.contains(expected.innings.last!)
     }
 
     /// Issue 42's invariant 6 (`RecordAgreementRule`): every device's delivery record row of `matchId` against mock-apns's
@@ -245,13 +287,13 @@ struct FaultRun {
     /// accepted or refused, the feed's timeline, the faults, the Cricsheet files) is written to `logs/fault/match-day`
     /// with the report, report.json and freshness.svg beside it; the push-log rules must find nothing (the faults'
     /// windows excusing replays of one request), and every match must have had its freshness measured.
-    func checkMatchDay(_ mock: MockAPNsControl, faults: [FaultObservation]) async throws {
+    func checkMatchDay(_ mock: MockAPNsControl, faults: [FaultObservation], actions: [MatchDayAction]) async throws {
         let accepted = try JSONDecoder().decode([MockAPNsDelivery].self, from: Data(try await mock.send("GET", "/mock/deliveries").body))
         let refused = try JSONDecoder().decode([MockAPNsRefusal].self, from: Data(try await mock.send("GET", "/mock/refusals").body))
         let record = MatchDayRecord(
             matches: zip(stack.options.fixtureIds, stack.options.matchFiles).map { .init(fixture: String($0), cricsheetFile: $1.path) },
             deliveries: accepted, refusals: refused, served: try await stack.servedPositions(),
-            faults: faults.map { MatchDayFault(kind: $0.fault, start: $0.window.lowerBound, end: $0.window.upperBound) })
+            faults: faults.map { MatchDayFault(kind: $0.fault, start: $0.window.lowerBound, end: $0.window.upperBound) }, actions: actions)
         let directory = stack.options.logDirectory.appendingPathComponent("match-day")
         try record.write(to: directory)
         let report = try MatchDayReport.check(record)
@@ -260,6 +302,7 @@ struct FaultRun {
         logger.info("push log checked", [
             "tokens": String(pushLog.tokens), "accepted": String(pushLog.accepted), "refused": String(pushLog.refused),
             "excusedReplays": String(pushLog.excusedDuplicates), "violations": String(pushLog.violations.count), "record": directory.path,
+            "startsAfterFollow": String(report.starts.latency.count), "startAfterFollowMaxMs": String(report.starts.latency.max),
         ])
         for match in report.freshness.matches {
             logger.info("freshness", [
@@ -271,6 +314,8 @@ struct FaultRun {
                     "freshness of \(match.fixture) was measured (pushes whose content showed a ball the feed served): \(match)")
         }
         #expect(pushLog.accepted > 0 && pushLog.tokens > 0, "the mock recorded the run's pushes: \(pushLog)")
+        #expect(report.starts.latency.count == actions.filter { $0.kind == .follow }.count,
+                "every follow of a live match (the toss storm's, the audience's) got its start: \(report.starts)")
         #expect(report.violations.isEmpty, "\(report.violations.count) violations:\n\(report.violations.prefix(40).map(\.description).joined(separator: "\n"))")
     }
 }

@@ -128,6 +128,14 @@ public actor DevSupervisor {
         try await start(process.spec)
     }
 
+    /// A graceful restart of the named process, as a rolling deploy does: SIGTERM (SIGKILL after `grace`), then start it
+    /// again with the same spec and wait until it is ready.
+    public func restart(_ name: String, grace: Duration = .seconds(10)) async throws(DevStackError) {
+        let process = try find(name)
+        await Self.stop(process, grace: grace, logger: logger)
+        try await start(process.spec)
+    }
+
     /// `kill -9` the named process without restarting it.
     public func kill9(_ name: String) async throws(DevStackError) {
         let process = try find(name)

@@ -8,6 +8,7 @@ public enum FreshnessChart {
     static let panelHeight = 220.0
     static let margin = (left: 60.0, right: 20.0, top: 28.0, bottom: 30.0)
     static let range = (low: 0.1, high: 60.0)
+    static let labelRows = 6
     /// The freshness target outside faults (issue 42), in seconds.
     public static let target = 2.0
 
@@ -30,10 +31,11 @@ public enum FreshnessChart {
             out += "<g class=\"panel\" data-fixture=\"\(escape(match.fixture))\">\n"
             out += "<text x=\"\(plot.x0)\" y=\"\(top + 16)\" font-weight=\"bold\">match \(escape(match.fixture)): outside faults p50 \(seconds(match.outside.p50)) p99 \(seconds(match.outside.p99)) (n \(match.outside.count)); inside p50 \(seconds(match.inside.p50)) p99 \(seconds(match.inside.p99)) (n \(match.inside.count))</text>\n"
             out += "<rect x=\"\(plot.x0)\" y=\"\(plot.y0)\" width=\"\(plot.x1 - plot.x0)\" height=\"\(plot.y1 - plot.y0)\" fill=\"none\" stroke=\"#999\"/>\n"
-            for fault in report.faults {
+            for (number, fault) in report.faults.enumerated() {
                 let left = x(fault.start), right = max(x(fault.end), left + 1)
                 out += "<rect class=\"fault\" x=\"\(format(left))\" y=\"\(plot.y0)\" width=\"\(format(right - left))\" height=\"\(plot.y1 - plot.y0)\" fill=\"#d62728\" fill-opacity=\"0.15\"><title>\(escape(fault.kind))</title></rect>\n"
-                out += "<text x=\"\(format(left + 2))\" y=\"\(format(plot.y0 + 10))\" font-size=\"9\" fill=\"#a00\">\(escape(fault.kind))</text>\n"
+                // Labels of faults close together go on staggered rows.
+                out += "<text x=\"\(format(left + 2))\" y=\"\(format(plot.y0 + 10 + Double(number % labelRows) * 10))\" font-size=\"9\" fill=\"#a00\">\(escape(fault.kind))</text>\n"
             }
             for tick in [0.1, 1, 10, 60] {
                 out += "<text x=\"\(plot.x0 - 6)\" y=\"\(format(y(tick) + 4))\" text-anchor=\"end\">\(tick < 1 ? "0.1" : String(Int(tick))) s</text>\n"

@@ -4,8 +4,8 @@ import Foundation
 
 /// What a match-day run leaves for the checker, as files in one folder so a run can be checked again offline
 /// (`sightscreen check-day --record DIR`): what APNs saw (mock-apns's accepted pushes and refusals, in its one sequence),
-/// what the feed served and when (`ServedPosition`), the faults the driver injected, and which Cricsheet file each
-/// fixture replays. Never anything the services counted.
+/// what the feed served and when (`ServedPosition`), the faults the driver injected, what the audience did, and which
+/// Cricsheet file each fixture replays. Never anything the services counted.
 public struct MatchDayRecord: Sendable {
     /// A replayed match: its fixture id and the Cricsheet file it comes from.
     public struct Match: Sendable, Hashable, Codable {
@@ -22,14 +22,17 @@ public struct MatchDayRecord: Sendable {
     public var refusals: [MockAPNsRefusal]
     public var served: [ServedPosition]
     public var faults: [MatchDayFault]
+    /// What the audience did (follows, unfollows, dismissals during the run).
+    public var actions: [MatchDayAction]
 
     public init(matches: [Match], deliveries: [MockAPNsDelivery], refusals: [MockAPNsRefusal], served: [ServedPosition],
-                faults: [MatchDayFault]) {
+                faults: [MatchDayFault], actions: [MatchDayAction] = []) {
         self.matches = matches
         self.deliveries = deliveries
         self.refusals = refusals
         self.served = served
         self.faults = faults
+        self.actions = actions
     }
 
     /// Why a record could not be read.
@@ -46,7 +49,7 @@ public struct MatchDayRecord: Sendable {
     }
 
     /// The files of a record.
-    public static let files = ["matches.json", "deliveries.json", "refusals.json", "served.json", "faults.json"]
+    public static let files = ["matches.json", "deliveries.json", "refusals.json", "served.json", "faults.json", "actions.json"]
 
     /// Writes the record into `directory` (created when missing).
     public func write(to directory: URL) throws {
@@ -58,6 +61,7 @@ public struct MatchDayRecord: Sendable {
         try encoder.encode(refusals).write(to: directory.appendingPathComponent("refusals.json"))
         try encoder.encode(served).write(to: directory.appendingPathComponent("served.json"))
         try encoder.encode(faults).write(to: directory.appendingPathComponent("faults.json"))
+        try encoder.encode(actions).write(to: directory.appendingPathComponent("actions.json"))
     }
 
     /// Reads the record written into `directory`.
@@ -74,7 +78,7 @@ public struct MatchDayRecord: Sendable {
         return MatchDayRecord(
             matches: try load("matches.json", as: [Match].self), deliveries: try load("deliveries.json", as: [MockAPNsDelivery].self),
             refusals: try load("refusals.json", as: [MockAPNsRefusal].self), served: try load("served.json", as: [ServedPosition].self),
-            faults: try load("faults.json", as: [MatchDayFault].self))
+            faults: try load("faults.json", as: [MatchDayFault].self), actions: try load("actions.json", as: [MatchDayAction].self))
     }
 
     /// The Cricsheet match of every fixture, each file read once.

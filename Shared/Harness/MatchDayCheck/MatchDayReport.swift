@@ -1,11 +1,13 @@
 import Foundation
 
 /// The checker's verdict on a `MatchDayRecord`: the push-log rules over every token (`PushLogRules`, the faults' windows
-/// excusing replays of one request) and freshness per match inside and outside the faults (`FreshnessCheck`), written as
+/// excusing replays of one request), a start within 30 s of every follow of a live match (`StartAfterFollowRule`) and
+/// freshness per match inside and outside the faults (`FreshnessCheck`), written as
 /// `report.txt`, `report.json` and `freshness.svg`.
 public struct MatchDayReport: Sendable {
     public var pushLog: PushLogRules.Report
     public var freshness: FreshnessCheck.Report
+    public var starts: StartAfterFollowRule.Report
 
     /// How long after a fault a replayed request is still excused (a restarted member re-reads what its group had not
     /// committed), in milliseconds.
@@ -19,10 +21,11 @@ public struct MatchDayReport: Sendable {
         return MatchDayReport(
             pushLog: rules.check(deliveries: record.deliveries, refusals: record.refusals),
             freshness: freshness.measure(deliveries: record.deliveries, served: record.served,
-                                         matches: try record.cricsheetMatches(), faults: record.faults))
+                                         matches: try record.cricsheetMatches(), faults: record.faults),
+            starts: StartAfterFollowRule().check(actions: record.actions, deliveries: record.deliveries))
     }
 
-    public var violations: [MatchDayViolation] { pushLog.violations }
+    public var violations: [MatchDayViolation] { pushLog.violations + starts.violations }
 
     /// The text report: the rules' counts and first 20 violations, freshness per match, the faults.
     public var text: String {
@@ -34,6 +37,8 @@ public struct MatchDayReport: Sendable {
             if count > 0 { lines.append("  \(rule.rawValue): \(count)") }
         }
         lines += violations.prefix(20).map { "  " + $0.description }
+        lines.append("starts after a follow of a live match: \(starts.latency.count) within the limit, p50 \(FreshnessChart.seconds(starts.latency.p50)) "
+            + "max \(FreshnessChart.seconds(starts.latency.max)); \(starts.violations.count) late or missing")
         lines.append("freshness (feed served the ball → APNs accepted the push; faults' windows end \(freshness.recoveryMilliseconds / 1000) s after them):")
         for match in freshness.matches {
             lines.append("  match \(match.fixture): outside faults p50 \(FreshnessChart.seconds(match.outside.p50)) p99 \(FreshnessChart.seconds(match.outside.p99)) "
@@ -55,12 +60,14 @@ public struct MatchDayReport: Sendable {
         public var accepted: Int
         public var refused: Int
         public var excusedReplays: Int
+        public var startsAfterFollow: FreshnessCheck.Stats
         public var freshness: FreshnessCheck.Report
     }
 
     public var summary: Summary {
         Summary(violations: violations.map(\.description), tokens: pushLog.tokens, accepted: pushLog.accepted,
-                refused: pushLog.refused, excusedReplays: pushLog.excusedDuplicates, freshness: freshness)
+                refused: pushLog.refused, excusedReplays: pushLog.excusedDuplicates, startsAfterFollow: starts.latency,
+                freshness: freshness)
     }
 
     /// Writes report.txt, report.json and freshness.svg into `directory`.

@@ -14,6 +14,8 @@ public struct MatchDayViolation: Sendable, Equatable, CustomStringConvertible {
         case pushAfterEnd = "push_after_end"
         /// The services' delivery record (what support reads) disagrees with what APNs accepted for a device.
         case recordDisagrees = "record_disagrees"
+        /// A follow of a live match brought no start push to the user's devices within the limit (30 s).
+        case startAfterFollow = "start_after_follow"
     }
 
     public var rule: Rule

@@ -57,7 +57,7 @@ public struct PushLogRules: Sendable {
         for refusal in refusals { if let token = refusal.token { byToken[token, default: []].append(.refused(refusal)) } }
         var violations: [MatchDayViolation] = []
         var excusedDuplicates = 0
-        var ends = EndPayloads()
+        var ends = PayloadEvents()
         for token in byToken.keys.sorted() {
             let entries = byToken[token]!.sorted { $0.sequence < $1.sequence }
             let masked = Self.mask(token)
@@ -136,15 +136,17 @@ public struct PushLogRules: Sendable {
     static func mask(_ token: String) -> String { "…" + token.suffix(8) }
 }
 
-/// Which payloads are end pushes (`aps.event` "end"), each distinct payload parsed once (a job's pushes share one).
-struct EndPayloads {
-    private var known: [String: Bool] = [:]
+/// The `aps.event` of each distinct payload ("start", "update", "end"; nil for none), parsed once (a job's pushes share one).
+struct PayloadEvents {
+    private var known: [String: String?] = [:]
 
-    mutating func isEnd(_ payload: String) -> Bool {
+    mutating func event(_ payload: String) -> String? {
         if let answer = known[payload] { return answer }
         let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any]
-        let answer = ((object?["aps"] as? [String: Any])?["event"] as? String) == "end"
+        let answer = (object?["aps"] as? [String: Any])?["event"] as? String
         known[payload] = answer
         return answer
     }
+
+    mutating func isEnd(_ payload: String) -> Bool { event(payload) == "end" }
 }
