@@ -66,18 +66,40 @@ import Testing
         let report = FreshnessCheck(recoveryMilliseconds: 0, bucketMilliseconds: 5_000).measure(
             deliveries: log.deliveries.reversed(), served: Self.served(upTo: 30), matches: [Self.fixture: match], faults: [fault])
         let figures = try #require(report.matches.first)
-        #expect(figures.outside == FreshnessCheck.Stats([400, 300]) && figures.outside.p50 == 300 && figures.outside.p99 == 400)
-        #expect(figures.inside == FreshnessCheck.Stats([1_200]))
+        #expect(figures.outside == LatencyStats([400, 300]) && figures.outside.p50 == 300 && figures.outside.p99 == 400)
+        #expect(figures.inside == LatencyStats([1_200]))
         #expect(figures.unmapped == 2 && figures.servedDeliveries == 30)
         #expect(figures.buckets.map(\.start) == [Self.t0 + 5_000], "samples bucketed by when their ball was served")
         #expect(report.startedAt == Self.t0)
     }
 
+    @Test("a replay whose first copy APNs accepted in the second before a fault is excused (not yet committed when the fault hit); one from earlier is not")
+    func replayJustBeforeAFault() throws {
+        let match = try DataDirectory.match(Self.cricsheetId)
+        let log = Log()
+        let update = Self.payload(match, deliveries: 3)
+        let earlier = Self.payload(match, deliveries: 2)
+        log.accept("A", earlier, at: Self.t0 + 8_000)
+        log.accept("A", update, at: Self.t0 + 9_400)
+        log.deliveries.append(log.deliveries[1])  // the same request again, after the pause
+        log.deliveries[2].sequence = 3
+        log.deliveries[2].receivedAt = Self.t0 + 40_000
+        log.deliveries.append(log.deliveries[0])  // and one first accepted 2 s before it
+        log.deliveries[3].sequence = 4
+        log.deliveries[3].receivedAt = Self.t0 + 40_100
+        let record = MatchDayRecord(
+            matches: [.init(fixture: Self.fixture, cricsheetFile: DataDirectory.url(Self.cricsheetId).path)], deliveries: log.deliveries,
+            refusals: [], served: Self.served(upTo: 10), faults: [MatchDayFault(kind: "broker paused 20 s", start: Self.t0 + 10_000, end: Self.t0 + 30_000)])
+        let report = try MatchDayReport.check(record)
+        #expect(report.pushLog.excusedDuplicates == 1)
+        #expect(report.violations.map(\.rule) == [.duplicate] && report.violations[0].sequences == [1, 4], "\(report.violations)")
+    }
+
     @Test("nearest-rank percentiles")
     func percentiles() {
-        let stats = FreshnessCheck.Stats((1...100).map(Int64.init).reversed())
+        let stats = LatencyStats((1...100).map(Int64.init).reversed())
         #expect(stats.count == 100 && stats.p50 == 50 && stats.p99 == 99 && stats.max == 100)
-        #expect(FreshnessCheck.Stats([]) == FreshnessCheck.Stats([]) && FreshnessCheck.Stats([]).p99 == 0)
+        #expect(LatencyStats([]) == LatencyStats([]) && LatencyStats([]).p99 == 0)
     }
 
     @Test("the chart: one panel per match, a band per fault in each, p50 and p99 lines, valid XML")

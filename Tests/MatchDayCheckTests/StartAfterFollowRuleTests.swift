@@ -29,7 +29,7 @@ import Testing
             Self.start("p4", match: "7", at: Self.t0 + 31_000, sequence: 5),  // d4's, too late
         ]
         let report = StartAfterFollowRule().check(actions: follows, deliveries: deliveries)
-        #expect(report.latency == FreshnessCheck.Stats([1_500]))
+        #expect(report.latency == LatencyStats([1_500]))
         #expect(report.violations.map(\.rule) == [.startAfterFollow, .startAfterFollow])
         #expect(report.violations[0].detail.contains("d4") && report.violations[0].detail.contains("31000 ms later"))
         #expect(report.violations[1].detail.contains("d6") && report.violations[1].detail.contains("no start push came"))

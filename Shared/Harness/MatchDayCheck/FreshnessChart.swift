@@ -45,7 +45,7 @@ public enum FreshnessChart {
                 let tx = plot.x0 + (plot.x1 - plot.x0) * Double(minute) / spanMinutes
                 out += "<text x=\"\(format(tx))\" y=\"\(plot.y1 + 14)\" text-anchor=\"middle\">\(minute) min</text>\n"
             }
-            for (name, color, value) in [("p50", "#1f77b4", \FreshnessCheck.Stats.p50), ("p99", "#ff7f0e", \FreshnessCheck.Stats.p99)] {
+            for (name, color, value) in [("p50", "#1f77b4", \LatencyStats.p50), ("p99", "#ff7f0e", \LatencyStats.p99)] {
                 let points = match.buckets.map { "\(format(x($0.start + report.bucketMilliseconds / 2))),\(format(y(Double($0.stats[keyPath: value]) / 1000)))" }
                 guard !points.isEmpty else { continue }
                 out += "<polyline class=\"\(name)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"

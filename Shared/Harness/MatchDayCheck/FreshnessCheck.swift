@@ -20,39 +20,17 @@ public struct FreshnessCheck: Sendable {
         self.bucketMilliseconds = max(1, bucketMilliseconds)
     }
 
-    /// p50, p99 and max (milliseconds, nearest rank) of `count` samples; zeros when there are none.
-    public struct Stats: Sendable, Equatable, Codable {
-        public var count: Int
-        public var p50: Int64
-        public var p99: Int64
-        public var max: Int64
-
-        public init(_ samples: [Int64]) {
-            let sorted = samples.sorted()
-            count = sorted.count
-            p50 = Self.rank(sorted, 0.50)
-            p99 = Self.rank(sorted, 0.99)
-            max = sorted.last ?? 0
-        }
-
-        static func rank(_ sorted: [Int64], _ quantile: Double) -> Int64 {
-            guard !sorted.isEmpty else { return 0 }
-            let index = Int((quantile * Double(sorted.count)).rounded(.up)) - 1
-            return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
-        }
-    }
-
     /// One chart bucket: samples whose ball was served in [start, start + width).
     public struct Bucket: Sendable, Equatable, Codable {
         public var start: Int64
-        public var stats: Stats
+        public var stats: LatencyStats
     }
 
     /// One match's figures.
     public struct Match: Sendable, Equatable, Codable {
         public var fixture: String
-        public var outside: Stats
-        public var inside: Stats
+        public var outside: LatencyStats
+        public var inside: LatencyStats
         /// Pushes of the match whose content named no ball the checker could find in the match file (or one served after
         /// the push arrived).
         public var unmapped: Int
@@ -117,10 +95,10 @@ public struct FreshnessCheck: Sendable {
                 buckets[startedAt + (offset / bucketMilliseconds) * bucketMilliseconds, default: []].append(sample.lag)
             }
             return Match(
-                fixture: fixture, outside: Stats(all.filter { !$0.inside }.map(\.lag)), inside: Stats(all.filter(\.inside).map(\.lag)),
+                fixture: fixture, outside: LatencyStats(all.filter { !$0.inside }.map(\.lag)), inside: LatencyStats(all.filter(\.inside).map(\.lag)),
                 unmapped: unmapped[fixture] ?? 0,
                 servedDeliveries: served.filter { String($0.fixture) == fixture }.map(\.deliveries).max() ?? 0,
-                buckets: buckets.keys.sorted().map { Bucket(start: $0, stats: Stats(buckets[$0]!)) })
+                buckets: buckets.keys.sorted().map { Bucket(start: $0, stats: LatencyStats(buckets[$0]!)) })
         }
         return Report(matches: reports, faults: faults, recoveryMilliseconds: recoveryMilliseconds,
                       bucketMilliseconds: bucketMilliseconds, startedAt: startedAt)

@@ -11,9 +11,11 @@ public struct MatchDayFault: Sendable, Hashable, Codable {
         self.end = max(start, end)
     }
 
-    /// The window in which the fault's effects are excused: from its start to `margin` milliseconds after its end.
-    public func window(margin: Int64) -> ClosedRange<Int64> {
+    /// The window in which the fault's effects are excused: from `lead` milliseconds before its start to `margin`
+    /// milliseconds after its end.
+    public func window(margin: Int64, lead: Int64 = 0) -> ClosedRange<Int64> {
         let (upper, overflow) = end.addingReportingOverflow(max(0, margin))
-        return start...(overflow ? Int64.max : upper)
+        let (lower, underflow) = start.subtractingReportingOverflow(max(0, lead))
+        return (underflow ? Int64.min : lower)...(overflow ? Int64.max : upper)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The checker's verdict on a `MatchDayRecord`: the push-log rules over every token (`PushLogRules`, the faults' windows
-/// excusing replays of one request), a start within 30 s of every follow of a live match (`StartAfterFollowRule`) and
+/// — from 1 s before each fault to 30 s after it — excusing replays of one request), a start within 30 s of every follow of a live match (`StartAfterFollowRule`) and
 /// freshness per match inside and outside the faults (`FreshnessCheck`), written as
 /// `report.txt`, `report.json` and `freshness.svg`.
 public struct MatchDayReport: Sendable {
@@ -12,12 +12,16 @@ public struct MatchDayReport: Sendable {
     /// How long after a fault a replayed request is still excused (a restarted member re-reads what its group had not
     /// committed), in milliseconds.
     public static let replayMargin: Int64 = 30_000
+    /// How long before a fault a replayed request's first copy may have been accepted (issue 42's crash rule, B.4): what
+    /// APNs accepted in the last commit interval before a kill -9 or a broker pause is not committed, nor its done mark
+    /// written, so it is read and sent again.
+    public static let replayLead: Int64 = 1_000
 
     /// Checks `record`.
     public static func check(_ record: MatchDayRecord, freshness: FreshnessCheck = FreshnessCheck()) throws(MatchDayRecord.ReadError)
         -> MatchDayReport
     {
-        let rules = PushLogRules(excused: record.faults.map { $0.window(margin: replayMargin) })
+        let rules = PushLogRules(excused: record.faults.map { $0.window(margin: replayMargin, lead: replayLead) })
         return MatchDayReport(
             pushLog: rules.check(deliveries: record.deliveries, refusals: record.refusals),
             freshness: freshness.measure(deliveries: record.deliveries, served: record.served,
@@ -60,7 +64,7 @@ public struct MatchDayReport: Sendable {
         public var accepted: Int
         public var refused: Int
         public var excusedReplays: Int
-        public var startsAfterFollow: FreshnessCheck.Stats
+        public var startsAfterFollow: LatencyStats
         public var freshness: FreshnessCheck.Report
     }
 

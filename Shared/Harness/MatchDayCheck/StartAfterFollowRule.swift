@@ -12,7 +12,7 @@ public struct StartAfterFollowRule: Sendable {
     public struct Report: Sendable, Equatable {
         public var violations: [MatchDayViolation]
         /// From the follow to APNs accepting its start push, per follow that got one.
-        public var latency: FreshnessCheck.Stats
+        public var latency: LatencyStats
     }
 
     /// `actions` in any order (the driver logs only follows of a match still live).
@@ -41,6 +41,6 @@ public struct StartAfterFollowRule: Sendable {
                         + " (limit \(limitMilliseconds) ms)"))
             }
         }
-        return Report(violations: violations, latency: FreshnessCheck.Stats(latencies))
+        return Report(violations: violations, latency: LatencyStats(latencies))
     }
 }
