@@ -1,10 +1,18 @@
 import DevStack
 import Foundation
+import PipelineTestSupport
 
 /// How big a fault-suite run is (`FAULT_SUITE_SCALE`, `FAULT_SUITE_SPEED`, `FAULT_SUITE_DEVICES`,
-/// `FAULT_SUITE_MATCH`, `FAULT_SUITE_ROUNDS`; scripts/fault-suite sets them).
+/// `FAULT_SUITE_MATCH`, `FAULT_SUITE_ROUNDS`; scripts/fault-suite sets them), and which broker it pauses.
 enum FaultEnvironment {
     static let environment = ProcessInfo.processInfo.environment
+
+    /// The pid file of the broker the suite pauses (`FAULT_SUITE_BROKER_PID_FILE`): the stack's Tansu by default; one
+    /// Apache Kafka broker's for a run against a real cluster (`KAFKA_BROKERS` pointing at it).
+    static var brokerPidFile: URL {
+        environment["FAULT_SUITE_BROKER_PID_FILE"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? PipelineEnvironment.stackDirectory.appendingPathComponent("tansu.pid")
+    }
 
     /// The size of one run.
     struct Scale: CustomStringConvertible {

@@ -85,7 +85,7 @@ struct FaultInjector {
         let detail: String
         switch fault {
         case .pauseBroker(let seconds):
-            let pid = try ProcessPause.pid(inFile: PipelineEnvironment.stackDirectory.appendingPathComponent("tansu.pid"))
+            let pid = try ProcessPause.pid(inFile: FaultEnvironment.brokerPidFile)
             detail = try await pause([pid], for: seconds, paused: nil)
         case .pauseService(let name, let seconds):
             guard let status = await stack.supervisor.statuses().first(where: { $0.name == name }), status.running else {
