@@ -132,7 +132,7 @@ struct FaultRun {
             }
         }
         let audienceDone = audience
-        /// The devices that must show `fixture`'s final state at the end (all but those the audience left out).
+        // The devices that must show `fixture`'s final state at the end (all but those the audience left out).
         let showsFinal: @Sendable (SimDevice, String) -> Bool = { device, fixture in
             fixture != audienceDone.match || audienceDone.expectation(device.deviceId) == .final
         }
