@@ -3,13 +3,17 @@ import Contracts
 /// What processing one snapshot produced.
 public struct DetectionOutcome: Sendable {
     /// Whether the snapshot moved the match on.
-    public enum Disposition: String, Sendable {
+    public enum Disposition: String, Sendable, CaseIterable {
         /// Newer than anything seen: events (if any) and state are new.
         case accepted
         /// The same snapshot again (same newest ball, same `polledAt`): nothing emitted.
         case duplicate
         /// Older than the state (fewer balls, or an earlier poll of the same balls): ignored, display kept.
         case stale
+        /// The same balls as the state, none of them corrected, but an innings total below the one already shown (a
+        /// feed response whose score went backwards): ignored, display kept. Shown, it would put an older score on the
+        /// Lock Screen — and at the finish, end every Live Activity on it.
+        case scoreBackwards = "score_backwards"
     }
 
     public var disposition: Disposition

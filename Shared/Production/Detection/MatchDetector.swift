@@ -35,6 +35,10 @@ public struct MatchDetector: Sendable {
         let analysis = MatchAnalysis(fixture: fixture, watermark: watermark)
         let teams = TeamScores(analysis: analysis)
         let corrected = state.corrections(in: analysis.balls)
+        if Self.scoreWentBackwards(analysis: analysis, state: state, maxBallId: maxBallId, corrected: corrected) {
+            return DetectionOutcome(disposition: .scoreBackwards, events: [], detected: [], state: state,
+                                    unknownStatus: unknown, correctedBallIds: [])
+        }
 
         var detected = BallEventDetector(analysis: analysis, teams: teams).events(announced: state.milestones)
         let previousStatus = state.lastStatus.map(SportMonksStatus.init(rawValue:))
@@ -102,6 +106,18 @@ public struct MatchDetector: Sendable {
         }
         return DetectionOutcome(disposition: .accepted, events: events, detected: detected, state: state,
                                 unknownStatus: unknown, correctedBallIds: corrected, contradictions: contradictions)
+    }
+
+    /// True when the snapshot shows the same newest ball as the state, no ball of it corrected, yet an innings with
+    /// fewer runs or wickets than the state last showed: the feed's total went backwards on its own (a correction of a
+    /// ball changes that ball, and a new ball is always taken).
+    static func scoreWentBackwards(analysis: MatchAnalysis, state: DetectorState, maxBallId: Int, corrected: [Int]) -> Bool {
+        guard !state.isNew, maxBallId == state.lastBallId, corrected.isEmpty else { return false }
+        return analysis.innings.contains { innings in
+            guard let before = state.previousScores[innings.scoreboard] else { return false }
+            let now = analysis.totals(innings.number)
+            return now.runs < before.runs || now.wickets < before.wickets
+        }
     }
 
     /// Nil when the snapshot is newer than the state; else why it is ignored.

@@ -22,6 +22,10 @@ struct DetectorMetrics: Sendable {
             registry.counter("detector_feed_contradictions_total", help: "Snapshots whose outcome or innings fields contradict their balls",
                              labels: ["kind": kind]).increment(by: 0)
         }
+        for disposition in DetectionOutcome.Disposition.allCases {
+            registry.counter("detector_snapshots_total", help: "Fixture snapshots by disposition", labels: ["disposition": disposition.rawValue])
+                .increment(by: 0)
+        }
         for stage in Self.failureStages {
             registry.counter("detector_failures_total", help: "Retried failures by stage", labels: ["stage": stage]).increment(by: 0)
         }

@@ -100,6 +100,10 @@ struct SnapshotHandler: Sendable {
             metrics.contradiction(contradiction.kind)
         }
         metrics.snapshot(outcome.disposition.rawValue)
+        if outcome.disposition == .scoreBackwards {
+            logger.warning("feed score went backwards with no ball changed; the snapshot is ignored",
+                           ["event": "score_backwards", "match_id": matchId])
+        }
         if outcome.state.phase == .ended, let key {
             reuseCaches.forget(key)
             chains.forget(matchId)
