@@ -295,9 +295,13 @@ struct FaultRun {
             deliveries: accepted, refusals: refused, served: try await stack.servedPositions(),
             faults: faults.map { MatchDayFault(kind: $0.fault, start: $0.window.lowerBound, end: $0.window.upperBound) }, actions: actions)
         let directory = stack.options.logDirectory.appendingPathComponent("match-day")
-        try record.write(to: directory)
-        let report = try MatchDayReport.check(record)
-        try report.write(to: directory)
+        // Files written and read, a few MB: on BlockingCalls, not on the cooperative pool.
+        let report = try await BlockingCalls.run {
+            try record.write(to: directory)
+            let report = try MatchDayReport.check(record)
+            try report.write(to: directory)
+            return report
+        }
         let pushLog = report.pushLog
         logger.info("push log checked", [
             "tokens": String(pushLog.tokens), "accepted": String(pushLog.accepted), "refused": String(pushLog.refused),

@@ -55,12 +55,13 @@ public struct FreshnessCheck: Sendable {
         deliveries: [MockAPNsDelivery], served: [ServedPosition], matches: [String: CricsheetMatch], faults: [MatchDayFault]
     ) -> Report {
         let windows = faults.map { $0.window(margin: recoveryMilliseconds) }
+        let servedByFixture = Dictionary(grouping: served) { String($0.fixture) }
         var firstServed: [String: [Int64?]] = [:]
         var indexes: [String: ScoreIndex] = [:]
         for (fixture, match) in matches {
             let index = ScoreIndex(match: match)
             indexes[fixture] = index
-            firstServed[fixture] = Self.firstServed(served.filter { String($0.fixture) == fixture }, total: index.total)
+            firstServed[fixture] = Self.firstServed(servedByFixture[fixture] ?? [], total: index.total)
         }
         var samples: [String: [(servedAt: Int64, lag: Int64, inside: Bool)]] = [:]
         var unmapped: [String: Int] = [:]
@@ -97,7 +98,7 @@ public struct FreshnessCheck: Sendable {
             return Match(
                 fixture: fixture, outside: LatencyStats(all.filter { !$0.inside }.map(\.lag)), inside: LatencyStats(all.filter(\.inside).map(\.lag)),
                 unmapped: unmapped[fixture] ?? 0,
-                servedDeliveries: served.filter { String($0.fixture) == fixture }.map(\.deliveries).max() ?? 0,
+                servedDeliveries: servedByFixture[fixture]?.map(\.deliveries).max() ?? 0,
                 buckets: buckets.keys.sorted().map { Bucket(start: $0, stats: LatencyStats(buckets[$0]!)) })
         }
         return Report(matches: reports, faults: faults, recoveryMilliseconds: recoveryMilliseconds,
